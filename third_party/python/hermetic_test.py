@@ -11,14 +11,14 @@ import pytest
 
 
 def test_interpreter_is_cpython_311():
-  assert sys.version_info[:2] == (3, 11)
-  assert sys.implementation.name == "cpython"
+    assert sys.version_info[:2] == (3, 11)
+    assert sys.implementation.name == "cpython"
 
 
 def test_undeclared_numpy_does_not_import():
-  with pytest.raises(ModuleNotFoundError):
-    importlib.import_module("numpy")
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("numpy")
 
 
 def test_system_site_packages_not_on_path():
-  assert not [p for p in sys.path if p.endswith("site-packages")]
+    assert not [p for p in sys.path if p.endswith("site-packages")]

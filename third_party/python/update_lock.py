@@ -2,7 +2,7 @@
 
 Run with the project's interpreter (CPython 3.11, with pip), from the repository root:
 
-    python3.11 third_party/python/update_lock.py
+        python3.11 third_party/python/update_lock.py
 
 pip's resolver picks one wheel per distribution for this platform (linux x86_64,
 cp311); the lock records its version, its sha256 and the distributions it needs
@@ -30,79 +30,79 @@ _HEADER = """\
 
 
 def _sha256_of(download_info: dict) -> str:
-  archive = download_info.get("archive_info", {})
-  digest = archive.get("hashes", {}).get("sha256")
-  if digest:
-    return digest
-  url = download_info["url"]
-  if not url.startswith("file://"):
-    raise SystemExit(f"no sha256 for {url}")
-  path = urllib.parse.unquote(urllib.parse.urlparse(url).path)
-  return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
+    archive = download_info.get("archive_info", {})
+    digest = archive.get("hashes", {}).get("sha256")
+    if digest:
+        return digest
+    url = download_info["url"]
+    if not url.startswith("file://"):
+        raise SystemExit(f"no sha256 for {url}")
+    path = urllib.parse.unquote(urllib.parse.urlparse(url).path)
+    return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
 
 
 def _resolve(requirements_in: pathlib.Path) -> list:
-  with tempfile.TemporaryDirectory() as tmp:
-    report = pathlib.Path(tmp) / "report.json"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet",
-         "--ignore-installed", "--only-binary=:all:", "--report", str(report),
-         "-r", str(requirements_in)],
-        check=True)
-    return json.loads(report.read_text())["install"]
+    with tempfile.TemporaryDirectory() as tmp:
+        report = pathlib.Path(tmp) / "report.json"
+        subprocess.run(
+                [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet",
+                  "--ignore-installed", "--only-binary=:all:", "--report", str(report),
+                  "-r", str(requirements_in)],
+                check=True)
+        return json.loads(report.read_text())["install"]
 
 
 def _requirements(metadata: dict, extras: set) -> list:
-  """Requirements that apply on this platform with the given extras requested."""
-  reqs = []
-  for spec in metadata.get("requires_dist", []) or []:
-    req = Requirement(spec)
-    if req.marker is None or any(
-        req.marker.evaluate({"extra": extra}) for extra in {""} | extras):
-      reqs.append(req)
-  return reqs
+    """Requirements that apply on this platform with the given extras requested."""
+    reqs = []
+    for spec in metadata.get("requires_dist", []) or []:
+        req = Requirement(spec)
+        if req.marker is None or any(
+                req.marker.evaluate({"extra": extra}) for extra in {""} | extras):
+            reqs.append(req)
+    return reqs
 
 
 def _dependency_graph(installs: list) -> dict:
-  """Maps each locked distribution to the locked distributions it needs.
+    """Maps each locked distribution to the locked distributions it needs.
 
-  Extras are followed: a dependent asking for `cuda-toolkit[cublas]` makes
-  cuda-toolkit depend on what its `cublas` extra lists.
-  """
-  meta = {canonicalize_name(i["metadata"]["name"]): i["metadata"] for i in installs}
-  extras = {name: set() for name in meta}
-  changed = True
-  while changed:  # requested extras can add requirements that request more extras
-    changed = False
-    for name, metadata in meta.items():
-      for req in _requirements(metadata, extras[name]):
-        dep = canonicalize_name(req.name)
-        if dep in extras and not set(req.extras) <= extras[dep]:
-          extras[dep] |= set(req.extras)
-          changed = True
-  return {
-      name: sorted({canonicalize_name(r.name) for r in _requirements(metadata, extras[name])}
-                   & set(meta) - {name})
-      for name, metadata in meta.items()
-  }
+    Extras are followed: a dependent asking for `cuda-toolkit[cublas]` makes
+    cuda-toolkit depend on what its `cublas` extra lists.
+    """
+    meta = {canonicalize_name(i["metadata"]["name"]): i["metadata"] for i in installs}
+    extras = {name: set() for name in meta}
+    changed = True
+    while changed:  # requested extras can add requirements that request more extras
+        changed = False
+        for name, metadata in meta.items():
+            for req in _requirements(metadata, extras[name]):
+                dep = canonicalize_name(req.name)
+                if dep in extras and not set(req.extras) <= extras[dep]:
+                    extras[dep] |= set(req.extras)
+                    changed = True
+    return {
+            name: sorted({canonicalize_name(r.name) for r in _requirements(metadata, extras[name])}
+                                      & set(meta) - {name})
+            for name, metadata in meta.items()
+    }
 
 
 def main() -> None:
-  if sys.version_info[:2] != (3, 11):
-    raise SystemExit("update_lock.py must run under CPython 3.11 (the project's interpreter)")
-  installs = _resolve(_HERE / "requirements.in")
-  graph = _dependency_graph(installs)
-  lines = [_HEADER]
-  for item in sorted(installs, key=lambda i: canonicalize_name(i["metadata"]["name"])):
-    meta = item["metadata"]
-    name = canonicalize_name(meta["name"])
-    sha = _sha256_of(item["download_info"])
-    deps = " ".join(graph[name])
-    lines.append(f"{name}=={meta['version']} \\\n    --hash=sha256:{sha}\n    # deps: {deps}\n")
-  (_HERE / "requirements_lock.txt").write_text("".join(lines))
-  print(f"locked {len(installs)} distributions")
+    if sys.version_info[:2] != (3, 11):
+        raise SystemExit("update_lock.py must run under CPython 3.11 (the project's interpreter)")
+    installs = _resolve(_HERE / "requirements.in")
+    graph = _dependency_graph(installs)
+    lines = [_HEADER]
+    for item in sorted(installs, key=lambda i: canonicalize_name(i["metadata"]["name"])):
+        meta = item["metadata"]
+        name = canonicalize_name(meta["name"])
+        sha = _sha256_of(item["download_info"])
+        deps = " ".join(graph[name])
+        lines.append(f"{name}=={meta['version']} \\\n    --hash=sha256:{sha}\n    # deps: {deps}\n")
+    (_HERE / "requirements_lock.txt").write_text("".join(lines))
+    print(f"locked {len(installs)} distributions")
 
 
 if __name__ == "__main__":
 
-  main()
+    main()

@@ -5,4 +5,4 @@ import sys
 from grpc_tools import protoc
 
 if __name__ == "__main__":
-  sys.exit(protoc.main(["protoc"] + sys.argv[1:]))
+    sys.exit(protoc.main(["protoc"] + sys.argv[1:]))

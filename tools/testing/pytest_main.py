@@ -11,13 +11,13 @@ import pytest
 
 
 def main(argv: list) -> int:
-  args = ["-q", "-p", "no:cacheprovider", "--import-mode=importlib"]
-  if os.environ.get("TEST_TMPDIR"):
-    args += ["--basetemp", os.path.join(os.environ["TEST_TMPDIR"], "pytest")]
-  if os.environ.get("XML_OUTPUT_FILE"):
-    args += ["--junitxml", os.environ["XML_OUTPUT_FILE"]]
-  return pytest.main(args + argv)
+    args = ["-q", "-p", "no:cacheprovider", "--import-mode=importlib"]
+    if os.environ.get("TEST_TMPDIR"):
+        args += ["--basetemp", os.path.join(os.environ["TEST_TMPDIR"], "pytest")]
+    if os.environ.get("XML_OUTPUT_FILE"):
+        args += ["--junitxml", os.environ["XML_OUTPUT_FILE"]]
+    return pytest.main(args + argv)
 
 
 if __name__ == "__main__":
-  sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,79 @@
+"""The absl flags every benchmark runner shares, and the config read from them.
+
+Flags are read only in `common_config()`, which a runner's main calls once; libraries
+take the resulting `CommonConfig`.
+"""
+
+import dataclasses
+from typing import Optional
+
+from absl import flags
+
+OUTPUT_DIR = flags.DEFINE_string(
+    "output_dir", None,
+    "Directory for scorecard.json, per_sample_scores.jsonl, raw_metric_table.jsonl, "
+    "artifact_manifest.json and the benchmark's official output files. Relative paths "
+    "are taken from where you ran the command. Default: worldeval_outputs/<benchmark>/<model>.")
+DEVICE = flags.DEFINE_string(
+    "device", "auto", "Torch device for model-based metrics: 'auto', 'cpu', 'cuda', 'cuda:1'.")
+MAX_SIDE = flags.DEFINE_integer(
+    "max_side", 640, "Generated frames whose longer side exceeds this are downscaled "
+    "(INTER_AREA, never upscaled) before every metric; the official default is 640.",
+    lower_bound=1)
+SAMPLE_STEP = flags.DEFINE_integer(
+    "sample_step", 4, "Frame stride of the temporal and quality metrics (official: 4).",
+    lower_bound=1)
+LIMIT = flags.DEFINE_integer(
+    "limit", None, "Evaluate at most this many samples (in sorted order); for quick checks. "
+    "A limited run is never leaderboard-eligible.", lower_bound=1)
+METRICS = flags.DEFINE_list(
+    "metrics", None, "Comma-separated metric ids to compute (default: all of the benchmark's).")
+RESUME = flags.DEFINE_boolean(
+    "resume", False, "Keep the samples already in --output_dir/per_sample_scores.jsonl "
+    "(computed with the same settings) and evaluate only the rest.")
+CHECKPOINT_DIR = flags.DEFINE_string(
+    "checkpoint_dir", None, "Directory searched for model checkpoints before the "
+    "Hugging Face cache.")
+OFFLINE = flags.DEFINE_boolean(
+    "offline", False, "Never download: a checkpoint not found locally makes its metric "
+    "unavailable.")
+
+
+@dataclasses.dataclass(frozen=True)
+class CommonConfig:
+    """Settings shared by every runner (see the flags of the same names)."""
+
+    output_dir: Optional[str] = None
+    device: str = "auto"
+    max_side: int = 640
+    sample_step: int = 4
+    limit: Optional[int] = None
+    metrics: Optional[tuple] = None
+    resume: bool = False
+    checkpoint_dir: Optional[str] = None
+    offline: bool = False
+
+
+def common_config() -> CommonConfig:
+    """Reads the shared flags (call from a main only)."""
+    return CommonConfig(
+        output_dir=OUTPUT_DIR.value,
+        device=DEVICE.value,
+        max_side=MAX_SIDE.value,
+        sample_step=SAMPLE_STEP.value,
+        limit=LIMIT.value,
+        metrics=tuple(METRICS.value) if METRICS.value else None,
+        resume=RESUME.value,
+        checkpoint_dir=CHECKPOINT_DIR.value,
+        offline=OFFLINE.value,
+    )
+
+
+def flag_values_for_record(names) -> dict:
+    """The current values of the named flags as strings, for RunInfo.flags."""
+    values = {}
+    for name in names:
+        value = flags.FLAGS[name].value
+        if value is not None:
+            values[name] = ",".join(value) if isinstance(value, list) else str(value)
+    return values

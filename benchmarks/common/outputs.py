@@ -1,0 +1,53 @@
+"""The files of --output_dir, each a worldeval.v1 proto in its JSON mapping."""
+
+import os
+import pathlib
+from typing import Iterable, Sequence
+
+from proto import manifest_pb2
+from proto import schema
+from proto import scorecard_pb2
+
+SCORECARD = "scorecard.json"
+PER_SAMPLE = "per_sample_scores.jsonl"
+RAW_TABLE = "raw_metric_table.jsonl"
+ARTIFACT_MANIFEST = "artifact_manifest.json"
+
+
+class RunOutputs:
+    """Paths and writers of one run's output directory."""
+
+    def __init__(self, output_dir: os.PathLike):
+        self.dir = pathlib.Path(output_dir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+
+    def path(self, name: str) -> pathlib.Path:
+        return self.dir / name
+
+    def write_scorecard(self, card: scorecard_pb2.Scorecard) -> pathlib.Path:
+        schema.write_json(self.path(SCORECARD), card)
+        return self.path(SCORECARD)
+
+    def write_artifact_manifest(self, manifest: manifest_pb2.ArtifactManifest) -> pathlib.Path:
+        schema.write_json(self.path(ARTIFACT_MANIFEST), manifest)
+        return self.path(ARTIFACT_MANIFEST)
+
+    def write_raw_table(self, samples: Iterable[scorecard_pb2.SampleScore],
+                        metric_ids: Sequence[str]) -> pathlib.Path:
+        """One row per (sample, metric): the value, or why it is missing."""
+        path = self.path(RAW_TABLE)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            for sample in sorted(samples, key=lambda s: (s.split, s.sample_id)):
+                for metric_id in metric_ids:
+                    row = scorecard_pb2.RawMetricRow(
+                        sample_id=sample.sample_id, split=sample.split, metric_id=metric_id)
+                    if sample.error:
+                        row.unavailable_reason = "sample failed: " + sample.error
+                    elif metric_id in sample.metrics:
+                        row.value = sample.metrics[metric_id]
+                    else:
+                        row.unavailable_reason = sample.unavailable.get(metric_id, "not computed")
+                    f.write(schema.to_json_line(row))
+        os.replace(tmp, path)
+        return path

@@ -1,0 +1,77 @@
+"""per_sample_scores.jsonl: each sample's result appended as soon as it is computed.
+
+The file is the run's memory. A line is written and fsync'ed per sample, so a killed run
+loses at most the sample in flight; `--resume` reads the file back and skips samples
+already scored under the same settings (the config digest). A torn last line (killed
+mid-write) is dropped and that sample recomputed.
+"""
+
+import hashlib
+import json
+import os
+import pathlib
+from typing import Dict, Iterable
+
+from proto import schema
+from proto import scorecard_pb2
+
+CONFIG_DIGEST_KEY = "config_digest"
+
+
+def config_digest(settings: dict) -> str:
+    """A short digest of the settings that change numbers (max_side, backends, ...)."""
+    blob = json.dumps(settings, sort_keys=True, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
+
+
+class SampleStore:
+    """Append-only store of SampleScore messages, keyed by sample id."""
+
+    def __init__(self, path: os.PathLike, digest: str, resume: bool):
+        self.path = pathlib.Path(path)
+        self.digest = digest
+        self._samples: Dict[str, scorecard_pb2.SampleScore] = {}
+        self.resumed = 0
+        self.discarded_stale = 0
+        if resume and self.path.exists():
+            for sample in schema.read_jsonl(self.path, scorecard_pb2.SampleScore):
+                if sample.diagnostics.get(CONFIG_DIGEST_KEY) == digest and not sample.error:
+                    self._samples[sample.sample_id] = sample
+                else:
+                    self.discarded_stale += 1
+            self.resumed = len(self._samples)
+        # Rewrite the kept samples (drops torn lines, stale settings and failed samples,
+        # which a resumed run retries).
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            for sample in self._samples.values():
+                f.write(schema.to_json_line(sample))
+        os.replace(tmp, self.path)
+        self._file = open(self.path, "a", encoding="utf-8")
+
+    def __contains__(self, sample_id: str) -> bool:
+        return sample_id in self._samples
+
+    def get(self, sample_id: str) -> scorecard_pb2.SampleScore:
+        return self._samples[sample_id]
+
+    def append(self, sample: scorecard_pb2.SampleScore) -> None:
+        """Records one sample durably (flush + fsync) before returning."""
+        sample.diagnostics[CONFIG_DIGEST_KEY] = self.digest
+        self._file.write(schema.to_json_line(sample))
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self._samples[sample.sample_id] = sample
+
+    def samples(self) -> Iterable[scorecard_pb2.SampleScore]:
+        return list(self._samples.values())
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

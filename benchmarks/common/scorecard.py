@@ -1,0 +1,112 @@
+"""Assembling a Scorecard: metric aggregation over samples, coverage and verification."""
+
+import collections
+import dataclasses
+import math
+from typing import Iterable, List, Optional, Sequence
+
+from proto import scorecard_pb2
+
+
+@dataclasses.dataclass(frozen=True)
+class MetricSpec:
+    """What a metric is, independent of any run."""
+
+    id: str
+    display_name: str
+    unit: str
+    higher_is_better: bool
+    leaderboard: bool = False
+    aggregation: str = "mean over samples"
+
+
+def _mean_ci95(values: Sequence[float]):
+    n = len(values)
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, None
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = 1.96 * math.sqrt(var / n)
+    return mean, (mean - half, mean + half)
+
+
+def aggregate(spec: MetricSpec, samples: Iterable[scorecard_pb2.SampleScore],
+              backend: scorecard_pb2.Backend, seconds: float = 0.0,
+              unavailable_reason: str = "") -> scorecard_pb2.MetricResult:
+    """Mean of `spec.id` over the samples that have it, with a 95% normal interval.
+
+    With no sample value the metric is unavailable: the reason is `unavailable_reason`,
+    else the most common per-sample reason.
+    """
+    result = scorecard_pb2.MetricResult(
+        id=spec.id, display_name=spec.display_name, unit=spec.unit,
+        higher_is_better=spec.higher_is_better, leaderboard_metric=spec.leaderboard,
+        aggregation=spec.aggregation, seconds=round(seconds, 3))
+    result.backend.CopyFrom(backend)
+    samples = list(samples)
+    values = [s.metrics[spec.id] for s in samples if not s.error and spec.id in s.metrics]
+    if not values:
+        reasons = collections.Counter(
+            s.unavailable[spec.id] for s in samples if spec.id in s.unavailable)
+        result.available = False
+        result.unavailable_reason = unavailable_reason or (
+            reasons.most_common(1)[0][0] if reasons else "no sample produced a value")
+        return result
+    mean, interval = _mean_ci95(values)
+    result.available = True
+    result.value = mean
+    result.sample_count = len(values)
+    if interval:
+        result.ci95.low, result.ci95.high = interval
+    return result
+
+
+def unavailable(spec: MetricSpec, reason: str,
+                backend: Optional[scorecard_pb2.Backend] = None) -> scorecard_pb2.MetricResult:
+    result = scorecard_pb2.MetricResult(
+        id=spec.id, display_name=spec.display_name, unit=spec.unit,
+        higher_is_better=spec.higher_is_better, leaderboard_metric=spec.leaderboard,
+        aggregation=spec.aggregation, available=False, unavailable_reason=reason)
+    if backend is not None:
+        result.backend.CopyFrom(backend)
+    return result
+
+
+def coverage(expected_ids: Sequence[str], found_ids: Sequence[str],
+             samples: Iterable[scorecard_pb2.SampleScore],
+             expected_source: str) -> scorecard_pb2.Coverage:
+    samples = list(samples)
+    failed = sorted(s.sample_id for s in samples if s.error)
+    evaluated = [s for s in samples if not s.error]
+    cov = scorecard_pb2.Coverage(
+        expected=len(expected_ids), evaluated=len(evaluated), failed=len(failed),
+        expected_source=expected_source)
+    cov.missing_sample_ids.extend(sorted(set(expected_ids) - set(found_ids)))
+    cov.failed_sample_ids.extend(failed)
+    for split, count in sorted(collections.Counter(s.split for s in evaluated).items()):
+        cov.evaluated_by_split[split] = count
+    return cov
+
+
+def blocker(reason: int, detail: str, metric_id: str = "") -> scorecard_pb2.Blocker:
+    return scorecard_pb2.Blocker(reason=reason, detail=detail, metric_id=metric_id)
+
+
+def verification(blockers: List[scorecard_pb2.Blocker], deviations: Sequence[str],
+                 evaluated: int, imported: bool = False) -> scorecard_pb2.Verification:
+    """Scope and eligibility from the blockers: FULL_SUITE only when there are none."""
+    ver = scorecard_pb2.Verification()
+    ver.blocking.extend(blockers)
+    ver.deviations.extend(deviations)
+    off_protocol = {scorecard_pb2.PROTOCOL_DEVIATION, scorecard_pb2.NON_OFFICIAL_BACKEND}
+    ver.official_protocol = not any(b.reason in off_protocol for b in blockers)
+    if imported:
+        ver.scope = scorecard_pb2.IMPORTED_OFFICIAL_RESULTS
+    elif evaluated == 0:
+        ver.scope = scorecard_pb2.NOT_EXECUTED
+    elif blockers:
+        ver.scope = scorecard_pb2.BOUNDED
+    else:
+        ver.scope = scorecard_pb2.FULL_SUITE
+    ver.leaderboard_eligible = ver.scope == scorecard_pb2.FULL_SUITE
+    return ver

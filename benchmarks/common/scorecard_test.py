@@ -1,0 +1,83 @@
+"""Aggregation, coverage, verification and the raw table, on hand-made samples."""
+
+import json
+import math
+
+import pytest
+
+from benchmarks.common import outputs
+from benchmarks.common import scorecard as card_lib
+from benchmarks.common import summary
+from proto import scorecard_pb2
+
+SPEC = card_lib.MetricSpec("PSNR", "PSNR", "dB", True, True)
+BACKEND = scorecard_pb2.Backend(name="b", official=True)
+
+
+def _s(sid, split="synthetic", error="", **metrics):
+    sample = scorecard_pb2.SampleScore(sample_id=sid, split=split, error=error)
+    sample.metrics.update(metrics)
+    return sample
+
+
+def test_mean_and_interval_match_hand_computation():
+    samples = [_s("a", PSNR=10.0), _s("b", PSNR=20.0), _s("c", PSNR=30.0), _s("d", error="x")]
+    result = card_lib.aggregate(SPEC, samples, BACKEND)
+    assert result.available and result.value == 20.0 and result.sample_count == 3
+    half = 1.96 * math.sqrt(100.0 / 3)  # sample variance 100
+    assert result.ci95.low == pytest.approx(20.0 - half)
+    assert result.ci95.high == pytest.approx(20.0 + half)
+
+
+def test_no_values_is_unavailable_with_the_sample_reason():
+    sample = _s("a")
+    sample.unavailable["PSNR"] = "GT missing"
+    result = card_lib.aggregate(SPEC, [sample], BACKEND)
+    assert not result.available and not result.HasField("value")
+    assert result.unavailable_reason == "GT missing"
+
+
+def test_coverage_counts():
+    samples = [_s("a", PSNR=1.0), _s("b", error="bad"), _s("r", split="real", PSNR=2.0)]
+    cov = card_lib.coverage(["a", "b", "r", "z"], ["a", "b", "r"], samples, "sheet")
+    assert (cov.expected, cov.evaluated, cov.failed) == (4, 2, 1)
+    assert list(cov.missing_sample_ids) == ["z"] and list(cov.failed_sample_ids) == ["b"]
+    assert dict(cov.evaluated_by_split) == {"synthetic": 1, "real": 1}
+
+
+@pytest.mark.parametrize("blockers,evaluated,imported,scope,eligible", [
+    ([], 10, False, scorecard_pb2.FULL_SUITE, True),
+    ([card_lib.blocker(scorecard_pb2.INCOMPLETE_COVERAGE, "x")], 10, False,
+     scorecard_pb2.BOUNDED, False),
+    ([], 0, False, scorecard_pb2.NOT_EXECUTED, False),
+    ([], 10, True, scorecard_pb2.IMPORTED_OFFICIAL_RESULTS, False),
+])
+def test_verification_scope(blockers, evaluated, imported, scope, eligible):
+    ver = card_lib.verification(blockers, [], evaluated, imported)
+    assert ver.scope == scope and ver.leaderboard_eligible == eligible
+
+
+def test_non_official_backend_is_not_official_protocol():
+    ver = card_lib.verification(
+        [card_lib.blocker(scorecard_pb2.NON_OFFICIAL_BACKEND, "dis", "MotionSmoothness")], [], 5)
+    assert not ver.official_protocol and ver.scope == scorecard_pb2.BOUNDED
+
+
+def test_raw_table_rows(tmp_path):
+    ok = _s("a", PSNR=12.5)
+    ok.unavailable["LPIPS"] = "no weights"
+    rows_path = outputs.RunOutputs(tmp_path).write_raw_table([ok, _s("b", error="bad")],
+                                                             ["PSNR", "LPIPS"])
+    rows = [json.loads(line) for line in rows_path.read_text().splitlines()]
+    assert rows[0] == {"sample_id": "a", "split": "synthetic", "metric_id": "PSNR", "value": 12.5}
+    assert rows[1]["unavailable_reason"] == "no weights" and "value" not in rows[1]
+    assert rows[2]["unavailable_reason"] == "sample failed: bad"
+
+
+def test_summary_names_unavailable_metrics():
+    card = scorecard_pb2.Scorecard(benchmark_id="memobench", model_name="M")
+    card.metrics.append(card_lib.aggregate(SPEC, [_s("a", PSNR=3.0)], BACKEND))
+    card.metrics.append(card_lib.unavailable(card_lib.MetricSpec("L", "L", "0-1", False),
+                                             "no weights"))
+    text = summary.format_summary(card)
+    assert "3.0000" in text and "unavailable: no weights" in text

@@ -1,0 +1,87 @@
+"""Per-phase PSNR/SSIM against the ground truth (spec §4.7, run_eval.py step 9).
+
+For each phase (gen_s, gen_e, gt_s, gt_e) every generated frame in [gen_s, gen_e] is
+paired with GT frame round(gt_s + i*(gt_e-gt_s)/(n-1)); the GT frame is resized to the
+generated frame's size (INTER_AREA), PSNR is taken over BGR and SSIM over grayscale,
+then averaged over pairs and rounded to 4 dp. Phases share boundary frames.
+
+Each GT frame is read once (one pass over a GT video) and resized once; a pair that
+appears in several phases is scored once. The arithmetic is the official code's.
+"""
+
+import pathlib
+from typing import Dict, List, Sequence, Tuple
+
+import cv2
+import numpy as np
+
+from metrics.pixel import psnr as psnr_lib
+from metrics.pixel import ssim as ssim_lib
+from metrics.video import frames as frames_lib
+from metrics.video import sampling
+
+PHASES = ("O", "H", "R", "ALL")
+
+
+def phase_definitions(h: int, r: int, n: int, h_gt: int, r_gt: int,
+                      gt_total: int) -> Dict[str, Tuple[int, int, int, int]]:
+    """(gen_s, gen_e, gt_s, gt_e) per phase, all inclusive; O = V, H = D, R = R."""
+    last = gt_total - 1
+    return {"O": (0, h, 0, h_gt), "H": (h, r, h_gt, r_gt), "R": (r, n - 1, r_gt, last),
+            "ALL": (0, n - 1, 0, last)}
+
+
+def phase_pairs(phases: Dict[str, Tuple[int, int, int, int]]) -> Dict[str, List[Tuple[int, int]]]:
+    """The (generated index, GT index) pairs of each phase."""
+    pairs = {}
+    for name, (gen_s, gen_e, gt_s, gt_e) in phases.items():
+        gen = list(range(gen_s, gen_e + 1))
+        pairs[name] = list(zip(gen, sampling.resample_gt_indices(gt_s, gt_e, len(gen))))
+    return pairs
+
+
+def read_gt_frames(source: pathlib.Path, indices: Sequence[int]) -> Dict[int, np.ndarray]:
+    """GT frames at native resolution by index, from a frame folder or a video."""
+    wanted = sorted(set(indices))
+    if source.is_dir():
+        files = frames_lib.list_frame_files(source)
+        out = {}
+        for i in wanted:
+            if not 0 <= i < len(files):
+                raise frames_lib.FrameInputError(
+                    source, f"GT frame {i}", f"only {len(files)} frames")
+            out[i] = frames_lib.read_image(files[i])
+        return out
+    return dict(zip(wanted, frames_lib.read_video_frames(source, wanted)))
+
+
+def phase_fidelity(gen_frames: np.ndarray, gt_source: pathlib.Path,
+                   phases: Dict[str, Tuple[int, int, int, int]]) -> Dict[str, Dict[str, float]]:
+    """{phase: {"PSNR": x, "SSIM": y}} rounded to 4 dp, as run_eval.py's GT_{phase}_* columns."""
+    pairs = phase_pairs(phases)
+    gt_needed = {gt for plist in pairs.values() for _, gt in plist}
+    gt_native = read_gt_frames(gt_source, gt_needed)
+    height, width = gen_frames.shape[1:3]
+    gt_resized = {i: cv2.resize(f, (width, height), interpolation=cv2.INTER_AREA)
+                  for i, f in gt_native.items()}
+    gen_gray: Dict[int, np.ndarray] = {}
+    gt_gray: Dict[int, np.ndarray] = {}
+    scored: Dict[Tuple[int, int], Tuple[float, float]] = {}
+    results = {}
+    for name, plist in pairs.items():
+        psnrs, ssims = [], []
+        for gen_i, gt_i in plist:
+            if (gen_i, gt_i) not in scored:
+                if gen_i not in gen_gray:
+                    gen_gray[gen_i] = cv2.cvtColor(gen_frames[gen_i], cv2.COLOR_BGR2GRAY)
+                if gt_i not in gt_gray:
+                    gt_gray[gt_i] = cv2.cvtColor(gt_resized[gt_i], cv2.COLOR_BGR2GRAY)
+                scored[(gen_i, gt_i)] = (
+                    psnr_lib.peak_signal_noise_ratio(gt_resized[gt_i], gen_frames[gen_i]),
+                    ssim_lib.structural_similarity_gray(gt_gray[gt_i], gen_gray[gen_i]))
+            p, s = scored[(gen_i, gt_i)]
+            psnrs.append(p)
+            ssims.append(s)
+        results[name] = {"PSNR": round(float(np.mean(psnrs)), 4),
+                         "SSIM": round(float(np.mean(ssims)), 4)}
+    return results

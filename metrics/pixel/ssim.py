@@ -1,0 +1,81 @@
+"""Single-scale SSIM, as in MemoBench's reference_fidelity.py.
+
+Local statistics use an 11x11 Gaussian window (sigma 1.5) computed with
+`cv2.GaussianBlur` in float32 and OpenCV's default (reflect-101) border.
+"""
+
+import cv2
+import numpy as np
+
+_C1 = (0.01 * 255) ** 2
+_C2 = (0.03 * 255) ** 2
+_WINDOW = (11, 11)
+_SIGMA = 1.5
+_EPS = 1e-8
+
+
+def _blur(x):
+    """Gaussian-weighted local mean with the official window and border."""
+    return cv2.GaussianBlur(x, _WINDOW, _SIGMA)
+
+
+def _check_pair(a, b, ndim):
+    """Raises ValueError unless a and b are same-shape uint8 images."""
+    for name, image in (("a", a), ("b", b)):
+        if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
+            raise ValueError(f"{name} must be a uint8 numpy array")
+        if image.ndim != ndim or image.size == 0:
+            raise ValueError(f"{name} has unexpected shape {image.shape}")
+        if ndim == 3 and image.shape[2] != 3:
+            raise ValueError(f"{name} must have 3 channels: {image.shape}")
+    if a.shape != b.shape:
+        raise ValueError(f"shape mismatch: {a.shape} vs {b.shape}")
+
+
+def structural_similarity_gray(a, b):
+    """Mean SSIM between two single-channel uint8 images.
+
+    Args:
+        a: Grayscale image of shape (H, W), dtype uint8.
+        b: Grayscale image of the same shape and dtype.
+
+    Returns:
+        Mean SSIM over all pixels as a Python float (1.0 for identical
+        images, up to float32 rounding).
+
+    Raises:
+        ValueError: If the images are not same-shape (H, W) uint8 arrays.
+    """
+    _check_pair(a, b, ndim=2)
+    a = a.astype(np.float32)
+    b = b.astype(np.float32)
+    mu_a = _blur(a)
+    mu_b = _blur(b)
+    mu_a2 = mu_a ** 2
+    mu_b2 = mu_b ** 2
+    mu_ab = mu_a * mu_b
+    sig_a2 = _blur(a ** 2) - mu_a2
+    sig_b2 = _blur(b ** 2) - mu_b2
+    sig_ab = _blur(a * b) - mu_ab
+    num = (2 * mu_ab + _C1) * (2 * sig_ab + _C2)
+    den = (mu_a2 + mu_b2 + _C1) * (sig_a2 + sig_b2 + _C2)
+    return float(np.mean(num / (den + _EPS)))
+
+
+def structural_similarity_bgr(a, b):
+    """Mean SSIM between two BGR uint8 images, on their grayscale versions.
+
+    Args:
+        a: Image of shape (H, W, 3), dtype uint8, BGR.
+        b: Image of the same shape and dtype.
+
+    Returns:
+        Mean SSIM of `cv2.cvtColor(x, cv2.COLOR_BGR2GRAY)` of both images.
+
+    Raises:
+        ValueError: If the images are not same-shape (H, W, 3) uint8 arrays.
+    """
+    _check_pair(a, b, ndim=3)
+    gray_a = cv2.cvtColor(a, cv2.COLOR_BGR2GRAY)
+    gray_b = cv2.cvtColor(b, cv2.COLOR_BGR2GRAY)
+    return structural_similarity_gray(gray_a, gray_b)

@@ -1,0 +1,256 @@
+"""Tests for metrics.video.frames."""
+
+import pickle
+
+import cv2
+import numpy as np
+import pytest
+
+from metrics.video import frames
+from metrics.video.frames import FrameInputError
+from metrics.video.resize import resize_max_side
+
+
+def _write_frames(folder, names, shape=(24, 32, 3), seed=0):
+    """Writes a random image per name; returns the images by name."""
+    rng = np.random.default_rng(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    images = {}
+    for name in names:
+        image = rng.integers(0, 256, shape, dtype=np.uint8)
+        assert cv2.imwrite(str(folder / name), image)
+        images[name] = image
+    return images
+
+
+def _write_mp4(path, count=10, size=(64, 48)):
+    """Writes flat frames of grey level 20 * i + 10; returns the levels."""
+    writer = cv2.VideoWriter(
+        str(path), cv2.VideoWriter_fourcc(*"mp4v"), 10.0, size
+    )
+    assert writer.isOpened(), "OpenCV cannot write mp4v here"
+    levels = [20 * i + 10 for i in range(count)]
+    for level in levels:
+        writer.write(np.full((size[1], size[0], 3), level, np.uint8))
+    writer.release()
+    return levels
+
+
+def test_error_message_and_attributes():
+    err = FrameInputError(
+        "frames/", "a folder of .png/.jpg/.jpeg frames", "no image files"
+    )
+    assert str(err) == (
+        "frames/: expected a folder of .png/.jpg/.jpeg frames, "
+        "found no image files"
+    )
+    assert isinstance(err, ValueError)
+    assert (err.path, err.found) == ("frames/", "no image files")
+    assert str(FrameInputError("x.png", "an image")) == "x.png: expected an image"
+    copy = pickle.loads(pickle.dumps(err))
+    assert str(copy) == str(err) and copy.expected == err.expected
+
+
+def test_numeric_order_uses_last_digit_run(tmp_path):
+    names = [f"NewLevelSequence5.{i:04d}.jpg" for i in (12, 3, 7, 0)]
+    _write_frames(tmp_path, names)
+    (tmp_path / "notes.txt").write_text("not a frame 99")
+    (tmp_path / "sub").mkdir()
+    got = [p.name for p in frames.list_frame_files(tmp_path)]
+    assert got == [f"NewLevelSequence5.{i:04d}.jpg" for i in (0, 3, 7, 12)]
+
+
+def test_consistent_padding_accepted(tmp_path):
+    _write_frames(tmp_path / "a", [f"{i}.png" for i in range(1, 10)])
+    got = [p.name for p in frames.list_frame_files(tmp_path / "a")]
+    assert got == [f"{i}.png" for i in range(1, 10)]
+    _write_frames(tmp_path / "b", [f"{i:05d}.PNG" for i in range(120, 0, -1)])
+    got = [p.name for p in frames.list_frame_files(tmp_path / "b")]
+    assert got == [f"{i:05d}.PNG" for i in range(1, 121)]
+    assert got == sorted(got)
+
+
+def test_inconsistent_padding_rejected(tmp_path):
+    _write_frames(tmp_path, ["1.png", "2.png", "10.png"])
+    with pytest.raises(FrameInputError) as info:
+        frames.list_frame_files(tmp_path)
+    message = str(info.value)
+    assert "lexicographic" in message
+    assert "2.png" in message and "10.png" in message
+    assert "\n" not in message
+
+
+def test_name_without_digits_rejected(tmp_path):
+    _write_frames(tmp_path, ["0001.png", "cover.png"])
+    with pytest.raises(FrameInputError, match="cover.png"):
+        frames.list_frame_files(tmp_path)
+
+
+@pytest.mark.parametrize("names", [["1.png", "01.png"], ["5.png", "5.jpg"]])
+def test_duplicate_frame_numbers_rejected(tmp_path, names):
+    _write_frames(tmp_path, names)
+    with pytest.raises(FrameInputError, match="both frame"):
+        frames.list_frame_files(tmp_path)
+
+
+def test_missing_folder_and_file_path(tmp_path):
+    with pytest.raises(FrameInputError, match="found nothing"):
+        frames.list_frame_files(tmp_path / "nope")
+    (tmp_path / "f.png").write_bytes(b"x")
+    with pytest.raises(FrameInputError):
+        frames.read_frame_folder(tmp_path / "f.png")
+
+
+def test_empty_folder(tmp_path):
+    with pytest.raises(FrameInputError, match="no image files"):
+        frames.list_frame_files(tmp_path)
+    (tmp_path / "readme.txt").write_text("hi")
+    with pytest.raises(FrameInputError, match="no image files"):
+        frames.read_frame_folder(tmp_path)
+
+
+def test_unreadable_image(tmp_path):
+    _write_frames(tmp_path, ["0000.png"])
+    bad = tmp_path / "0001.png"
+    bad.write_bytes(np.random.default_rng(1).bytes(500))
+    with pytest.raises(FrameInputError, match="readable PNG/JPEG") as info:
+        frames.read_image(bad)
+    assert info.value.path == bad
+    with pytest.raises(FrameInputError, match="0001.png"):
+        frames.read_frame_folder(tmp_path)
+
+
+def test_gray_and_bgra_become_bgr(tmp_path):
+    gray = np.arange(12 * 10, dtype=np.uint8).reshape(12, 10)
+    cv2.imwrite(str(tmp_path / "g.png"), gray)
+    got = frames.read_image(tmp_path / "g.png")
+    assert got.shape == (12, 10, 3) and got.dtype == np.uint8
+    np.testing.assert_array_equal(got[..., 1], gray)
+    bgra = np.full((5, 6, 4), 200, np.uint8)
+    cv2.imwrite(str(tmp_path / "a.png"), bgra)
+    assert frames.read_image(tmp_path / "a.png").shape == (5, 6, 3)
+
+
+def test_read_frame_folder_png_exact(tmp_path):
+    images = _write_frames(tmp_path, ["f_2.png", "f_0.png", "f_1.png"])
+    got = frames.read_frame_folder(tmp_path)
+    assert got.shape == (3, 24, 32, 3) and got.dtype == np.uint8
+    for i in range(3):
+        np.testing.assert_array_equal(got[i], images[f"f_{i}.png"])
+
+
+def test_mixed_sizes_rejected(tmp_path):
+    _write_frames(tmp_path, ["0.png", "1.png"])
+    _write_frames(tmp_path, ["2.png"], shape=(20, 30, 3))
+    with pytest.raises(FrameInputError) as info:
+        frames.read_frame_folder(tmp_path)
+    message = str(info.value)
+    assert "2.png" in message and "32x24" in message and "30x20" in message
+    assert info.value.path.name == "2.png"
+
+
+def test_jpg_support(tmp_path):
+    _write_frames(tmp_path, ["a_000.jpg", "a_001.jpeg", "a_002.JPG"])
+    got = frames.read_frame_folder(tmp_path)
+    assert got.shape == (3, 24, 32, 3)
+
+
+def test_folder_max_side(tmp_path):
+    images = _write_frames(tmp_path, ["0.png", "1.png"], shape=(60, 100, 3))
+    got = frames.read_frame_folder(tmp_path, max_side=50)
+    assert got.shape == (2, 30, 50, 3)
+    np.testing.assert_array_equal(got[1], resize_max_side(images["1.png"], 50))
+    assert frames.load_frames(tmp_path, max_side=640).shape == (2, 60, 100, 3)
+    for bad in (0, -3, 2.5, True):
+        with pytest.raises(ValueError):
+            frames.read_frame_folder(tmp_path, max_side=bad)
+
+
+def test_mp4_round_trip(tmp_path):
+    path = tmp_path / "clip.mp4"
+    levels = _write_mp4(path)
+    video = frames.decode_video(path)
+    assert video.shape == (10, 48, 64, 3) and video.dtype == np.uint8
+    means = video.reshape(10, -1).mean(axis=1)
+    # mp4v is lossy (and YUV limited range); levels are 20 apart, so this
+    # still checks that frames come back in order.
+    np.testing.assert_allclose(means, levels, atol=6)
+    assert frames.video_frame_count(path) == 10
+    np.testing.assert_array_equal(frames.load_frames(path), video)
+    indices = [3, 0, 3, 9, 5, np.int64(1)]
+    picked = frames.read_video_frames(path, indices)
+    assert len(picked) == len(indices)
+    for index, frame in zip(indices, picked):
+        np.testing.assert_array_equal(frame, video[index])
+    assert picked[0] is not picked[2]
+    assert frames.read_video_frames(path, []) == []
+
+
+def test_read_video_frames_bad_indices(tmp_path):
+    path = tmp_path / "clip.mp4"
+    _write_mp4(path)
+    with pytest.raises(FrameInputError) as info:
+        frames.read_video_frames(path, [2, 10])
+    assert "10" in str(info.value) and "only 10 decodable" in str(info.value)
+    for bad in (-1, 1.0, True):
+        with pytest.raises(ValueError):
+            frames.read_video_frames(path, [bad])
+
+
+def test_decode_video_max_side(tmp_path):
+    path = tmp_path / "clip.MP4"
+    _write_mp4(path, count=4)
+    got = frames.load_frames(path, max_side=32)
+    assert got.shape == (4, 24, 32, 3)
+
+
+def test_corrupt_mp4(tmp_path):
+    path = tmp_path / "bad.mp4"
+    path.write_bytes(np.random.default_rng(2).bytes(4096))
+    with pytest.raises(FrameInputError, match="decodable video"):
+        frames.decode_video(path)
+    with pytest.raises(FrameInputError):
+        frames.video_frame_count(path)
+    with pytest.raises(FrameInputError):
+        frames.read_video_frames(path, [0])
+    with pytest.raises(FrameInputError):
+        frames.load_frames(path)
+
+
+def test_truncated_mp4(tmp_path):
+    good = tmp_path / "good.mp4"
+    _write_mp4(good, count=10)
+    data = good.read_bytes()
+    # OpenCV's mp4 writer puts the index (moov) last, so half a file has
+    # frame data but no index and cannot be opened.
+    half = tmp_path / "half.mp4"
+    half.write_bytes(data[: len(data) // 2])
+    with pytest.raises(FrameInputError, match="decodable video"):
+        frames.decode_video(half)
+    with pytest.raises(FrameInputError):
+        frames.read_video_frames(half, [0])
+    # A few bytes off the end may or may not still decode; it must not crash.
+    tail = tmp_path / "tail.mp4"
+    tail.write_bytes(data[:-20])
+    try:
+        video = frames.decode_video(tail)
+    except FrameInputError:
+        return
+    assert 1 <= len(video) <= 10
+    assert video.shape[1:] == (48, 64, 3)
+
+
+def test_missing_video_and_unknown_source(tmp_path):
+    with pytest.raises(FrameInputError, match="no such file"):
+        frames.decode_video(tmp_path / "none.mp4")
+    with pytest.raises(FrameInputError):
+        frames.video_frame_count(tmp_path / "none.mp4")
+    (tmp_path / "x.txt").write_text("x")
+    with pytest.raises(FrameInputError, match="frame folder"):
+        frames.load_frames(tmp_path / "x.txt")
+    with pytest.raises(FrameInputError, match="found nothing"):
+        frames.load_frames(tmp_path / "none.gif")
+
+
+if __name__ == "__main__":
+    raise SystemExit(pytest.main([__file__, "-q"]))

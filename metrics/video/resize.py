@@ -1,0 +1,62 @@
+"""Frame down-scaling with the MemoBench longest-side rule."""
+
+import numbers
+
+import cv2
+import numpy as np
+
+
+def check_max_side(max_side):
+    """Checks a max_side argument.
+
+    Args:
+        max_side: Value to check.
+
+    Raises:
+        ValueError: Unless max_side is a positive int (bool is rejected).
+    """
+    if (
+        isinstance(max_side, bool)
+        or not isinstance(max_side, numbers.Integral)
+        or max_side <= 0
+    ):
+        raise ValueError(f"max_side must be a positive int, got {max_side!r}")
+
+
+def resize_max_side(frame, max_side):
+    """Shrinks a frame so that its longer side is at most `max_side`.
+
+    This is the official MemoBench rule: frames are never upscaled; the
+    scale is `max_side / max(h, w)`, the new size is rounded with Python's
+    `round` (half to even) and the resize uses `cv2.INTER_AREA`.
+
+    Args:
+        frame: Image array of shape (H, W) or (H, W, C).
+        max_side: Positive int, the largest allowed side length in pixels.
+
+    Returns:
+        The input array itself when no resize is needed, else a new array
+        of shape (round(H * s), round(W * s), ...).
+
+    Raises:
+        ValueError: If max_side is not a positive int, frame is not an
+            image array, or the rule would make a side zero pixels long.
+    """
+    check_max_side(max_side)
+    if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3):
+        raise ValueError("frame must be an (H, W) or (H, W, C) numpy array")
+    h, w = frame.shape[:2]
+    if h == 0 or w == 0:
+        raise ValueError(f"frame has an empty side: shape {frame.shape}")
+    m = max(h, w)
+    if m <= max_side:
+        return frame
+    s = max_side / float(m)
+    new_w = int(round(w * s))
+    new_h = int(round(h * s))
+    if new_w == 0 or new_h == 0:
+        raise ValueError(
+            f"resizing a {w}x{h} frame to max side {max_side} gives a "
+            f"zero-sized {new_w}x{new_h} frame"
+        )
+    return cv2.resize(frame, (new_w, new_h), interpolation=cv2.INTER_AREA)
