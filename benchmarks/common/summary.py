@@ -28,9 +28,14 @@ def format_summary(card: scorecard_pb2.Scorecard) -> str:
                  + (f" ({cov.expected_source})" if cov.expected_source else ""))
     if cov.failed_sample_ids:
         lines.append("  failed: " + ", ".join(cov.failed_sample_ids))
+    unavailable = [b.metric_id for b in card.verification.blocking
+                   if b.reason == scorecard_pb2.METRIC_UNAVAILABLE]
     for b in card.verification.blocking:
-        reason = scorecard_pb2.BlockingReason.Name(b.reason)
-        lines.append(f"  not leaderboard-eligible: {reason}: {b.detail}")
+        if b.reason != scorecard_pb2.METRIC_UNAVAILABLE:
+            reason = scorecard_pb2.BlockingReason.Name(b.reason)
+            lines.append(f"  not leaderboard-eligible: {reason}: {b.detail}")
+    if unavailable:
+        lines.append(f"  not leaderboard-eligible: METRIC_UNAVAILABLE: {', '.join(unavailable)}")
     for note in card.notes:
         lines.append(f"note: {note}")
     for name, path in sorted(card.output_files.items()):

@@ -5,18 +5,16 @@ paired with GT frame round(gt_s + i*(gt_e-gt_s)/(n-1)); the GT frame is resized 
 generated frame's size (INTER_AREA), PSNR is taken over BGR and SSIM over grayscale,
 then averaged over pairs and rounded to 4 dp. Phases share boundary frames.
 
-Each GT frame is read once (one pass over a GT video) and resized once; a pair that
-appears in several phases is scored once. The arithmetic is the official code's.
+Each GT frame is read once (one pass over a GT video); a pair that appears in several
+phases is scored once. The arithmetic is the official code's (metrics/pixel).
 """
 
 import pathlib
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
-import cv2
 import numpy as np
 
-from metrics.pixel import psnr as psnr_lib
-from metrics.pixel import ssim as ssim_lib
+from metrics.pixel import fidelity
 from metrics.video import frames as frames_lib
 from metrics.video import sampling
 
@@ -56,32 +54,23 @@ def read_gt_frames(source: pathlib.Path, indices: Sequence[int]) -> Dict[int, np
 
 
 def phase_fidelity(gen_frames: np.ndarray, gt_source: pathlib.Path,
-                   phases: Dict[str, Tuple[int, int, int, int]]) -> Dict[str, Dict[str, float]]:
-    """{phase: {"PSNR": x, "SSIM": y}} rounded to 4 dp, as run_eval.py's GT_{phase}_* columns."""
+                   phases: Dict[str, Tuple[int, int, int, int]],
+                   decimals: Optional[int] = 4) -> Dict[str, Dict[str, float]]:
+    """{phase: {"PSNR": x, "SSIM": y}}, as run_eval.py's GT_{phase}_* columns.
+
+    Values are rounded to `decimals` (run_eval.py: 4); None keeps full precision.
+    """
     pairs = phase_pairs(phases)
-    gt_needed = {gt for plist in pairs.values() for _, gt in plist}
-    gt_native = read_gt_frames(gt_source, gt_needed)
-    height, width = gen_frames.shape[1:3]
-    gt_resized = {i: cv2.resize(f, (width, height), interpolation=cv2.INTER_AREA)
-                  for i, f in gt_native.items()}
-    gen_gray: Dict[int, np.ndarray] = {}
-    gt_gray: Dict[int, np.ndarray] = {}
-    scored: Dict[Tuple[int, int], Tuple[float, float]] = {}
+    unique = sorted({pair for plist in pairs.values() for pair in plist})
+    gt_native = read_gt_frames(gt_source, [gt for _, gt in unique])
+    psnrs, ssims = fidelity.per_pair_pixel_fidelity(
+        [gt_native[gt] for _, gt in unique], [gen_frames[gen] for gen, _ in unique])
+    scored = dict(zip(unique, zip(psnrs, ssims)))
     results = {}
     for name, plist in pairs.items():
-        psnrs, ssims = [], []
-        for gen_i, gt_i in plist:
-            if (gen_i, gt_i) not in scored:
-                if gen_i not in gen_gray:
-                    gen_gray[gen_i] = cv2.cvtColor(gen_frames[gen_i], cv2.COLOR_BGR2GRAY)
-                if gt_i not in gt_gray:
-                    gt_gray[gt_i] = cv2.cvtColor(gt_resized[gt_i], cv2.COLOR_BGR2GRAY)
-                scored[(gen_i, gt_i)] = (
-                    psnr_lib.peak_signal_noise_ratio(gt_resized[gt_i], gen_frames[gen_i]),
-                    ssim_lib.structural_similarity_gray(gt_gray[gt_i], gen_gray[gen_i]))
-            p, s = scored[(gen_i, gt_i)]
-            psnrs.append(p)
-            ssims.append(s)
-        results[name] = {"PSNR": round(float(np.mean(psnrs)), 4),
-                         "SSIM": round(float(np.mean(ssims)), 4)}
+        psnr = float(np.mean([scored[pair][0] for pair in plist]))
+        ssim = float(np.mean([scored[pair][1] for pair in plist]))
+        if decimals is not None:
+            psnr, ssim = round(psnr, decimals), round(ssim, decimals)
+        results[name] = {"PSNR": psnr, "SSIM": ssim}
     return results

@@ -9,8 +9,6 @@ unavailable), 2 unusable input or configuration, 1 internal error.
 """
 
 import os
-import pathlib
-import tempfile
 
 from absl import flags
 
@@ -74,7 +72,7 @@ def _config() -> runner.MemobenchConfig:
     bundled = not (GENERATED_DIR.value or GENERATED_SYNTHETIC_DIR.value
                    or GENERATED_REAL_DIR.value or DATA_ROOT.value)
     if bundled:
-        inputs = bundled_sample.extract(pathlib.Path(tempfile.mkdtemp(prefix="worldeval-memobench-")))
+        inputs = bundled_sample.extract()
         print(f"No --generated_dir/--data_root given: evaluating the bundled sample "
               f"(model {inputs.model_name}, extracted to {inputs.root}).")
         gen_root, data_root, model = inputs.generated_dir, inputs.data_root, inputs.model_name

@@ -149,6 +149,7 @@ def _pip_wheel_impl(rctx):
     res = rctx.execute(
         [python, "-m", "pip", "install", "--quiet", "--no-deps", "--require-hashes",
          "--only-binary=:all:", "--disable-pip-version-check", "--no-warn-script-location",
+         "--no-compile",
          "--target", "site", "-r", "requirement.txt"],
         timeout = 3600,
         quiet = True,
@@ -156,6 +157,14 @@ def _pip_wheel_impl(rctx):
     if res.return_code != 0:
         fail("pip could not install %s (sha256 %s) from the package registry:\n%s" %
              (rctx.attr.requirement, rctx.attr.sha256, res.stderr))
+
+    # Bytecode keyed by source hash, not install time: identical on every machine, so
+    # release zips are reproducible, and imports need no compile at run time.
+    rctx.execute(
+        [python, "-m", "compileall", "-q", "-j", "0", "--invalidation-mode", "unchecked-hash", "site"],
+        timeout = 3600,
+        quiet = True,
+    )
     rctx.file("BUILD.bazel", """\
 # {req}, installed by pip_wheel from the hash-locked requirements.
 py_library(

@@ -1,0 +1,56 @@
+"""Every generated-output layout of spec §2.6 is discovered, in upstream order."""
+
+import pytest
+
+from benchmarks.common.errors import InputError
+from benchmarks.memobench import generated
+
+
+def _touch(path, data=b"x"):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+def test_synthetic_layouts(tmp_path):
+    root = tmp_path / "Synthetic"
+    _touch(root / "Barnyard" / "Barnyard_001" / "frames" / "00000.png")
+    _touch(root / "Barnyard" / "Barnyard_002" / "samples-rgb" / "0.png")
+    _touch(root / "Barnyard" / "Barnyard_003" / "00000.png")
+    _touch(root / "Barnyard" / "Barnyard_004" / "video.mp4")
+    _touch(root / "CityPark_5" / "frames" / "1.png")          # flat, unpadded number
+    _touch(root / "Havana_001.mp4")                             # flat video
+    _touch(root / "Havana_001" / "frames" / "1.png")            # shadowed by the flat video
+    (root / "Barnyard" / "notes").mkdir()
+    _touch(root / "Barnyard" / "Barnyard_009" / "readme.txt")   # nothing readable: reported
+    clips = generated.discover_synthetic(root)
+    got = {(c.clip_id, c.source.relative_to(root).as_posix(), c.layout) for c in clips}
+    assert got == {
+        ("Barnyard_001", "Barnyard/Barnyard_001/frames", "{scene}/{clip}/frames"),
+        ("Barnyard_002", "Barnyard/Barnyard_002/samples-rgb", "{scene}/{clip}/samples-rgb"),
+        ("Barnyard_003", "Barnyard/Barnyard_003", "{scene}/{clip}/*.png"),
+        ("Barnyard_004", "Barnyard/Barnyard_004/video.mp4", "{scene}/{clip}/video.mp4"),
+        ("Barnyard_009", "Barnyard/Barnyard_009/frames", "{scene}/{clip}"),
+        ("CityPark_005", "CityPark_5/frames", "{clip}/frames"),
+        ("Havana_001", "Havana_001.mp4", "{clip}.mp4"),
+    }
+    assert all(c.split == "synthetic" for c in clips)
+    assert {c.scene for c in clips} == {"Barnyard", "CityPark", "Havana"}
+
+
+def test_real_layouts(tmp_path):
+    root = tmp_path / "Real"
+    _touch(root / "001" / "frames" / "00001.png")
+    _touch(root / "real_2" / "0001.png")       # Open-Sora
+    _touch(root / "003" / "video.mp4")
+    _touch(root / "4.mp4")
+    _touch(root / "notes" / "x.png")
+    clips = generated.discover_real(root)
+    assert [(c.clip_id, c.layout) for c in clips] == [
+        ("001", "{NNN}/frames"), ("003", "{NNN}/video.mp4"), ("004", "{NNN}.mp4"),
+        ("002", "{NNN}/*.png")]
+    assert all(c.scene == "real" for c in clips)
+
+
+def test_missing_root_names_the_path(tmp_path):
+    with pytest.raises(InputError, match="Synthetic: expected a folder of generated clips"):
+        generated.discover_synthetic(tmp_path / "Synthetic")

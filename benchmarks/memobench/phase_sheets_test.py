@@ -1,0 +1,63 @@
+"""Phase sheets are read as run_eval.py reads them."""
+
+import pandas as pd
+import pytest
+
+from benchmarks.common.errors import InputError
+from benchmarks.memobench import phase_sheets
+
+
+def _write(df, path):
+    if path.suffix == ".csv":
+        df.to_csv(path, index=False)
+    else:
+        df.to_excel(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".csv"])
+def test_synthetic_sheet_skips_and_parses_like_upstream(tmp_path, suffix):
+    df = pd.DataFrame({
+        "video_folder": ["Barnyard_001", " Barnyard_002 ", "Barnyard_003", "Barnyard_004"],
+        "exits": [100, "57.9", 10, "n/a"],
+        "re-enter": [200, 120, 20, 30],
+        "Skip": ["no", "", "YES", "no"],
+        "prompt": ["p1", "p2", "p3", "p4"],
+    })
+    rows = phase_sheets.read_synthetic_sheet(_write(df, tmp_path / ("s" + suffix)))
+    assert set(rows) == {"Barnyard_001", "Barnyard_002"}  # skipped and unparseable dropped
+    assert rows["Barnyard_002"] == phase_sheets.PhaseRow(57, 120, "p2")  # int(float("57.9"))
+
+
+def test_real_sheet_pads_ids(tmp_path):
+    df = pd.DataFrame({"id": [1, 42.0], "exit": [10, 11], "reenter": [30, 31]})
+    rows = phase_sheets.read_real_sheet(_write(df, tmp_path / "r.xlsx"))
+    assert rows == {"001": phase_sheets.PhaseRow(10, 30), "042": phase_sheets.PhaseRow(11, 31)}
+
+
+def test_missing_columns_name_the_file_and_columns(tmp_path):
+    path = _write(pd.DataFrame({"video_folder": ["a"], "exit": [1]}), tmp_path / "bad.csv")
+    with pytest.raises(InputError, match=r"bad\.csv.*exits, re-enter"):
+        phase_sheets.read_synthetic_sheet(path)
+
+
+def test_corrupt_and_unknown_files(tmp_path):
+    corrupt = tmp_path / "s.xlsx"
+    corrupt.write_bytes(b"not a zip")
+    with pytest.raises(InputError, match="readable spreadsheet"):
+        phase_sheets.read_table(corrupt)
+    with pytest.raises(InputError, match=r"\.xlsx, \.xls or \.csv"):
+        phase_sheets.read_table(tmp_path / "s.json")
+
+
+def test_find_sheet_prefers_xlsx(tmp_path):
+    assert phase_sheets.find_sheet(tmp_path, "X") is None
+    (tmp_path / "X.csv").write_text("a\n")
+    assert phase_sheets.find_sheet(tmp_path, "X").name == "X.csv"
+    (tmp_path / "X.xlsx").write_text("")
+    assert phase_sheets.find_sheet(tmp_path, "X").name == "X.xlsx"
+
+
+def test_real_selection(tmp_path):
+    df = pd.DataFrame({"ID": [1, 2, 3], "Availability": ["yes", "no", " Yes "]})
+    assert phase_sheets.read_real_selection(_write(df, tmp_path / "sel.csv")) == {"001", "003"}
