@@ -1,0 +1,139 @@
+"""//benchmarks/memobench:run end to end, as a user runs it (a subprocess), plus resume.
+
+Covers the bundled default, a model whose clips are broken in every way the issue
+lists (the run goes on and records each error with its path), exit codes, and a run
+interrupted half way then finished by --resume without recomputing.
+"""
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pandas as pd
+import pytest
+
+from benchmarks.common.flags import CommonConfig
+from benchmarks.memobench import clip_eval
+from benchmarks.memobench import runner
+from tools.fixtures import memobench_fixture
+
+RUN = pathlib.Path(os.environ.get("TEST_SRCDIR", "")) / "worldeval" / "benchmarks" / "memobench" / "run"
+
+
+def _run(args, cwd):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WORLDFOUNDRY_")}
+    return subprocess.run([str(RUN)] + args, cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300, check=False)
+
+
+def _jsonl(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def fixture_root(tmp_path_factory):
+    root = tmp_path_factory.mktemp("fixture")
+    memobench_fixture.build_memobench_fixture(root)
+    memobench_fixture.build_broken_inputs(root)
+    return root
+
+
+def test_no_flags_evaluates_the_bundled_sample(tmp_path):
+    done = _run([], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "bundled sample" in done.stdout
+    out = tmp_path / "worldeval_outputs" / "memobench" / "ReferenceModel"
+    for name in ("scorecard.json", "per_sample_scores.jsonl", "raw_metric_table.jsonl",
+                 "artifact_manifest.json", "eval_both.csv"):
+        assert (out / name).is_file(), name
+    card = json.loads((out / "scorecard.json").read_text())
+    assert card["verification"]["scope"] == "BOUNDED"
+    assert not card["verification"].get("leaderboard_eligible", False)
+    assert "NOT_OFFICIAL_DATA" in {b["reason"] for b in card["verification"]["blocking"]}
+    assert "GT_ALL_PSNR" in done.stdout and "unavailable" in done.stdout
+
+
+def test_broken_clips_are_recorded_and_the_run_goes_on(fixture_root, tmp_path):
+    gen = fixture_root / "generated" / "BrokenModel"
+    # One more breakage the fixture cannot hold: an empty frame folder of a sheet clip.
+    shutil.copytree(fixture_root / "generated" / "ReferenceModel" / "Synthetic",
+                    tmp_path / "Synthetic")
+    for png in (tmp_path / "Synthetic" / "Barnyard" / "Barnyard_001" / "frames").iterdir():
+        png.unlink()
+    done = _run([f"--generated_dir={gen}", f"--data_root={fixture_root / 'data'}",
+                 f"--output_dir={tmp_path / 'out'}"], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    samples = {s["sample_id"]: s for s in _jsonl(tmp_path / "out" / "per_sample_scores.jsonl")}
+    assert "error" not in samples["Barnyard_001"]
+    assert "00016.png" in samples["Barnyard_002"]["error"]          # unreadable image
+    assert "video.mp4" in samples["CityPark_001"]["error"]          # corrupt mp4
+    assert "size" in samples["001"]["error"]                        # mixed frame sizes
+    assert "phase sheet" in samples["Barnyard_009"]["error"]        # not in the sheet
+    card = json.loads((tmp_path / "out" / "scorecard.json").read_text())
+    assert card["coverage"]["failed"] >= 4 and card["coverage"]["evaluated"] == 1
+    csv = pd.read_csv(tmp_path / "out" / "eval_both.csv", dtype={"id": str})
+    assert csv.set_index("id").loc["Barnyard_002", "error"]
+
+    done = _run([f"--generated_synthetic_dir={tmp_path / 'Synthetic'}", "--mode=synthetic",
+                 f"--data_root={fixture_root / 'data'}", f"--output_dir={tmp_path / 'out2'}"],
+                cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    samples = {s["sample_id"]: s for s in _jsonl(tmp_path / "out2" / "per_sample_scores.jsonl")}
+    assert "frames" in samples["Barnyard_001"]["error"]             # empty frame folder
+    assert "error" not in samples["Barnyard_002"]
+
+
+@pytest.mark.parametrize("args,expected", [
+    (["--data_root=/no/such/memobench"], "/no/such/memobench: expected"),
+    (["--generated_dir=/no/such/model"], "--data_root: expected"),
+    (["--mode=everything"], "error:"),
+    (["--max_side=0"], "error:"),
+    (["stray-argument"], "expected flags only"),
+])
+def test_unusable_input_exits_2_with_a_message(args, expected, tmp_path):
+    done = _run(args, cwd=tmp_path)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert expected in done.stderr
+
+
+def test_missing_generated_root_names_it(fixture_root, tmp_path):
+    done = _run([f"--generated_dir={tmp_path / 'nothing'}", f"--data_root={fixture_root / 'data'}"],
+                cwd=tmp_path)
+    assert done.returncode == 2
+    assert str(tmp_path / "nothing" / "Synthetic") in done.stderr
+
+
+def _config(fixture_root, out, resume):
+    gen = fixture_root / "generated" / "ReferenceModel"
+    return runner.MemobenchConfig(
+        common=CommonConfig(resume=resume), data_root=fixture_root / "data", output_dir=out,
+        model_name="ReferenceModel", generated_synthetic_dir=gen / "Synthetic",
+        generated_real_dir=gen / "Real")
+
+
+def test_interrupted_run_resumes_without_recomputing(fixture_root, tmp_path, monkeypatch):
+    real_evaluate = clip_eval.evaluate
+    calls = []
+
+    def dies_on_third_clip(clip, *args):
+        calls.append(clip.clip_id)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # as if the run were killed here
+        return real_evaluate(clip, *args)
+
+    monkeypatch.setattr(clip_eval, "evaluate", dies_on_third_clip)
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(_config(fixture_root, tmp_path / "out", resume=False))
+    assert len(_jsonl(tmp_path / "out" / "per_sample_scores.jsonl")) == 2
+
+    calls.clear()
+    resumed = runner.run(_config(fixture_root, tmp_path / "out", resume=True))
+    assert calls == ["CityPark_001", "001"]  # only the two clips not yet scored
+
+    monkeypatch.setattr(clip_eval, "evaluate", real_evaluate)
+    fresh = runner.run(_config(fixture_root, tmp_path / "fresh", resume=False))
+    assert [(m.id, m.value) for m in resumed.metrics] == [(m.id, m.value) for m in fresh.metrics]
+    assert (tmp_path / "out" / "eval_both.csv").read_text() == (
+        tmp_path / "fresh" / "eval_both.csv").read_text()
