@@ -4,19 +4,10 @@ import sys
 import traceback
 
 from absl import app
-from absl import flags
 
 from benchmarks.common import errors
+from metrics import cli_support
 from metrics.video import frames
-
-
-def _parse_flags(argv):
-    """absl's parser, but a bad flag is one line and exit 2 (absl alone exits 1)."""
-    try:
-        return flags.FLAGS(argv)
-    except flags.Error as e:
-        print(f"error: {e}\nPass --help to see the flags.", file=sys.stderr)
-        sys.exit(errors.EXIT_BAD_INPUT)
 
 
 def run(main) -> None:
@@ -36,4 +27,4 @@ def run(main) -> None:
                   file=sys.stderr)
             sys.exit(errors.EXIT_INTERNAL_ERROR)
 
-    app.run(guarded, flags_parser=_parse_flags)
+    app.run(guarded, flags_parser=cli_support.parse_flags)

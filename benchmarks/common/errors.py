@@ -1,8 +1,6 @@
 """Errors every runner maps to an exit code (DESIGN.md: 0 done, 2 bad input, 1 internal)."""
 
-EXIT_OK = 0
-EXIT_INTERNAL_ERROR = 1
-EXIT_BAD_INPUT = 2
+from metrics.cli_support import EXIT_BAD_INPUT, EXIT_INTERNAL_ERROR, EXIT_OK  # noqa: F401
 
 
 class InputError(ValueError):

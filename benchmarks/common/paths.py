@@ -1,20 +1,12 @@
-"""Paths as the user typed them: relative to where `bazel run` was invoked."""
+"""Paths: the user's (relative to where `bazel run` was invoked) and runfiles."""
 
 import os
 import pathlib
 
+from metrics import cli_support
 
-def user_path(path: str) -> pathlib.Path:
-    """Resolves `path` against the user's working directory, not Bazel's runfiles.
 
-    `bazel run` starts binaries inside their runfiles tree and says where the user was
-    in $BUILD_WORKING_DIRECTORY.
-    """
-    expanded = pathlib.Path(os.path.expanduser(path))
-    if expanded.is_absolute():
-        return expanded
-    base = os.environ.get("BUILD_WORKING_DIRECTORY") or os.getcwd()
-    return pathlib.Path(base) / expanded
+user_path = cli_support.user_path
 
 
 def runfile(relative: str) -> pathlib.Path:

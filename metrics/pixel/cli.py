@@ -10,7 +10,8 @@ Usage:
   bazel run //metrics/pixel:psnr -- --generated=gen.mp4 --reference=gt_frames
   bazel run //metrics/pixel:ssim -- --generated=gen --reference=gt --json
 
-Exit codes: 0 done, 2 bad input (missing or unreadable clip, extra arguments).
+Relative paths are taken from where the command was run. Exit codes: 0 done,
+2 bad input (missing or unreadable clip, bad flag, extra arguments).
 """
 
 import dataclasses
@@ -22,11 +23,10 @@ from absl import app
 from absl import flags
 import numpy as np
 
+from metrics import cli_support
 from metrics.pixel import fidelity
 from metrics.video import frames
 from metrics.video import sampling
-
-EXIT_BAD_INPUT = 2
 
 PAIRING_SAME_LENGTH = "same_length"
 PAIRING_RESAMPLED = "resampled_reference"
@@ -187,16 +187,17 @@ def main(argv: Sequence[str]) -> Optional[int]:
     if len(argv) > 1:
         raise app.UsageError(
             f"unexpected arguments: {' '.join(argv[1:])}",
-            exitcode=EXIT_BAD_INPUT)
+            exitcode=cli_support.EXIT_BAD_INPUT)
     generated, reference = _GENERATED.value, _REFERENCE.value
     if not generated or not reference:
         raise app.UsageError("--generated and --reference are required",
-                             exitcode=EXIT_BAD_INPUT)
+                             exitcode=cli_support.EXIT_BAD_INPUT)
     try:
-        result = evaluate(generated, reference, max_side=_MAX_SIDE.value)
+        result = evaluate(cli_support.user_path(generated), cli_support.user_path(reference),
+                          max_side=_MAX_SIDE.value)
     except frames.FrameInputError as e:
         print(f"error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return cli_support.EXIT_BAD_INPUT
     formatter = format_json if _JSON.value else format_text
     print(formatter(result, _METRIC.value, generated, reference))
     return 0
@@ -204,4 +205,4 @@ def main(argv: Sequence[str]) -> Optional[int]:
 
 if __name__ == "__main__":
     flags.mark_flags_as_required(["generated", "reference"])
-    app.run(main)
+    app.run(main, flags_parser=cli_support.parse_flags)

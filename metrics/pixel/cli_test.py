@@ -29,14 +29,14 @@ def _binary(name):
     return path
 
 
-def _run(name, *args):
+def _run(name, *args, env=None):
     return subprocess.run(
         [str(_binary(name)), *args], capture_output=True, text=True,
-        check=False, timeout=_TIMEOUT_S)
+        check=False, timeout=_TIMEOUT_S, env=env)
 
 
-def _run_json(name, *args):
-    done = _run(name, "--json", *args)
+def _run_json(name, *args, env=None):
+    done = _run(name, "--json", *args, env=env)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 1, done.stdout
@@ -92,13 +92,14 @@ def _decode(path):
 
 
 def _expected(reference, generated, reference_indices):
-    """Mean PSNR and SSIM with reference frame reference_indices[i] vs gen i."""
+    """Mean PSNR and SSIM of reference[reference_indices[i]] vs generated i."""
     psnrs, ssims = [], []
     for index, gen in zip(reference_indices, generated, strict=True):
         ref = reference[index]
         height, width = gen.shape[:2]
         if ref.shape[:2] != (height, width):
-            ref = cv2.resize(ref, (width, height), interpolation=cv2.INTER_AREA)
+            ref = cv2.resize(ref, (width, height),
+                             interpolation=cv2.INTER_AREA)
         psnrs.append(peak_signal_noise_ratio(ref, gen))
         ssims.append(structural_similarity_bgr(ref, gen))
     return float(np.mean(psnrs)), float(np.mean(ssims))
@@ -170,9 +171,10 @@ def test_max_side_resizes_generated_then_reference(tmp_path):
     record = _run_json("psnr", "--max_side=40", f"--generated={gen_dir}",
                        f"--reference={ref_dir}")
     assert (record["psnr"], record["ssim"]) == (psnr, ssim)
-    full = _run_json("psnr", f"--generated={gen_dir}", f"--reference={ref_dir}")
-    assert (full["psnr"], full["ssim"]) == _expected(reference, generated,
-                                                     range(3))
+    full = _run_json("psnr", f"--generated={gen_dir}",
+                     f"--reference={ref_dir}")
+    assert (full["psnr"], full["ssim"]) == _expected(
+        reference, generated, range(3))
 
 
 def test_text_output(tmp_path):
@@ -195,6 +197,15 @@ def test_text_output(tmp_path):
     assert "SSIM:" in done.stdout and "PSNR:" not in done.stdout
 
 
+def test_relative_paths_are_taken_from_bazel_run_directory(tmp_path):
+    clip = _write_folder(tmp_path / "clip", _frames(2, 16, 16, seed=14))
+    env = dict(os.environ, BUILD_WORKING_DIRECTORY=str(tmp_path))
+    record = _run_json("psnr", "--generated=clip", "--reference=clip",
+                       env=env)
+    assert record["psnr"] == 99.0
+    assert (record["generated"], record["reference"]) == ("clip", "clip")
+
+
 @pytest.mark.parametrize("bad_name", ["missing", "notes.txt"])
 def test_bad_reference_exits_2_with_one_line(tmp_path, bad_name):
     gen_dir = _write_folder(tmp_path / "gen", _frames(2, 16, 16, seed=12))
@@ -208,6 +219,21 @@ def test_bad_reference_exits_2_with_one_line(tmp_path, bad_name):
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ")
     assert str(bad) in lines[0]
+
+
+@pytest.mark.parametrize("bad_flag", ["--metric=lpips", "--max_side=0", None])
+def test_bad_or_missing_flag_exits_2_with_one_line(tmp_path, bad_flag):
+    clip = _write_folder(tmp_path / "clip", _frames(2, 16, 16, seed=15))
+    args = [f"--generated={clip}"]  # --reference is missing.
+    if bad_flag:
+        args += [f"--reference={clip}", bad_flag]
+    done = _run("psnr", *args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    first, *rest = done.stderr.splitlines()
+    assert first.startswith("error: ")
+    assert rest == ["Pass --help to see the flags."]
+    assert (bad_flag or "--reference").split("=")[0].lstrip("-") in first
 
 
 def test_extra_positional_argument_exits_2(tmp_path):

@@ -38,7 +38,16 @@ def _find_python(rctx):
 
 def _python_interpreter_impl(rctx):
     python = _find_python(rctx)
-    rctx.file("python3", "#!/bin/sh\n# CPython %s without site-packages: only declared deps import.\nexec '%s' -S \"$@\"\n" % (_PY_VERSION, python), executable = True)
+    rctx.file("python3", """#!/bin/sh
+# CPython {v} without site-packages: only declared deps import. The interpreter found
+# when the workspace was set up, else python{v} on PATH (a release zip on another machine).
+py='{python}'
+[ -x "$py" ] || py=$(command -v python{v}) || {{
+  echo "worldeval needs CPython {v}: install python{v} or put it on PATH" >&2
+  exit 2
+}}
+exec "$py" -S "$@"
+""".format(v = _PY_VERSION, python = python), executable = True)
     rctx.file("python_path.txt", str(python) + "\n")
     rctx.file("BUILD.bazel", """\
 load("@bazel_tools//tools/python:toolchain.bzl", "py_runtime_pair")
@@ -49,7 +58,6 @@ py_runtime(
     name = "runtime",
     interpreter = ":python3",
     python_version = "PY3",
-    stub_shebang = "#!{python} -S",
     visibility = ["//visibility:public"],
 )
 
