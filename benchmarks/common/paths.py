@@ -10,12 +10,10 @@ user_path = cli_support.user_path
 
 
 def runfile(relative: str) -> pathlib.Path:
-    """A file of this repository shipped in the running target's runfiles."""
-    here = pathlib.Path(__file__).resolve().parents[2]  # the repository (runfiles) root
-    candidates = [pathlib.Path(__file__).parents[2] / relative, here / relative]
-    runfiles_dir = os.environ.get("RUNFILES_DIR")
-    if runfiles_dir:
-        candidates.insert(0, pathlib.Path(runfiles_dir) / "worldeval" / relative)
+    """A file of this repository shipped in the running target's runfiles (`data`)."""
+    candidates = [pathlib.Path(__file__).parents[2] / relative]  # the runfiles root
+    if os.environ.get("RUNFILES_DIR"):
+        candidates.insert(0, pathlib.Path(os.environ["RUNFILES_DIR"]) / "worldeval" / relative)
     for candidate in candidates:
         if candidate.exists():
             return candidate

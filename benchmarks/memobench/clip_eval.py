@@ -19,6 +19,7 @@ from metrics.video import sampling
 from proto import scorecard_pb2
 
 RAW = eval_csv.RAW_KEY_PREFIX
+PIXEL_SECONDS = "seconds:pixel_fidelity"  # GT reading + PSNR/SSIM of every phase
 
 
 def input_digest(source: pathlib.Path) -> str:
@@ -53,6 +54,7 @@ def evaluate(clip: GeneratedClip, gt: GroundTruth, max_side: int,
 
     wanted_pixel = [m for m in metric_specs.PIXEL_METRICS if m in metric_ids]
     if wanted_pixel:
+        pixel_start = time.perf_counter()
         phases = pixel_fidelity.phase_definitions(h, r, n, gt.h_gt, gt.r_gt, gt.gt_total)
         try:
             by_phase = pixel_fidelity.phase_fidelity(frames, gt.source, phases)
@@ -67,6 +69,7 @@ def evaluate(clip: GeneratedClip, gt: GroundTruth, max_side: int,
                     sample.metrics[RAW + metric] = value
                     if metric in metric_ids:
                         sample.metrics[metric] = value
+        sample.diagnostics[PIXEL_SECONDS] = f"{time.perf_counter() - pixel_start:.4f}"
     for metric, reason in metric_specs.PENDING.items():
         if metric in metric_ids:
             sample.unavailable[metric] = reason
