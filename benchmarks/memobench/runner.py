@@ -143,9 +143,6 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     card.notes.append("eval_both.csv: a metric column that is None for every clip is written "
                       "as empty cells; the official run_eval.py raises TypeError on it under "
                       "pandas 2 (spec §5)")
-    card.notes.append("eval_both.csv: a metric column that is None for every clip is written "
-                      "as empty cells; the official run_eval.py raises TypeError on it under "
-                      "pandas 2 (spec §5)")
     if store.resumed:
         card.notes.append(f"resumed: {store.resumed} samples reused from an earlier run")
 
