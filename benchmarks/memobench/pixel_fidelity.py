@@ -12,6 +12,7 @@ phases is scored once. The arithmetic is the official code's (metrics/pixel).
 import pathlib
 from typing import Dict, List, Optional, Sequence, Tuple
 
+import cv2
 import numpy as np
 
 from metrics.pixel import fidelity
@@ -38,19 +39,25 @@ def phase_pairs(phases: Dict[str, Tuple[int, int, int, int]]) -> Dict[str, List[
     return pairs
 
 
-def read_gt_frames(source: pathlib.Path, indices: Sequence[int]) -> Dict[int, np.ndarray]:
-    """GT frames at native resolution by index, from a frame folder or a video."""
+def read_gt_frames(source: pathlib.Path, indices: Sequence[int],
+                   size: Tuple[int, int]) -> Dict[int, np.ndarray]:
+    """GT frames by index, from a frame folder or a video, resized to `size` (w, h).
+
+    The resize is run_eval.py's (INTER_AREA from native resolution, no crop), done once
+    per GT frame as it is read, so only generated-size frames are kept in memory.
+    """
     wanted = sorted(set(indices))
     if source.is_dir():
         files = frames_lib.list_frame_files(source)
-        out = {}
         for i in wanted:
             if not 0 <= i < len(files):
                 raise frames_lib.FrameInputError(
                     source, f"GT frame {i}", f"only {len(files)} frames")
-            out[i] = frames_lib.read_image(files[i])
-        return out
-    return dict(zip(wanted, frames_lib.read_video_frames(source, wanted)))
+        native = (frames_lib.read_image(files[i]) for i in wanted)
+    else:
+        native = iter(frames_lib.read_video_frames(source, wanted))
+    return {i: cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+            for i, frame in zip(wanted, native)}
 
 
 def phase_fidelity(gen_frames: np.ndarray, gt_source: pathlib.Path,
@@ -62,9 +69,10 @@ def phase_fidelity(gen_frames: np.ndarray, gt_source: pathlib.Path,
     """
     pairs = phase_pairs(phases)
     unique = sorted({pair for plist in pairs.values() for pair in plist})
-    gt_native = read_gt_frames(gt_source, [gt for _, gt in unique])
+    height, width = gen_frames.shape[1:3]
+    gt_frames = read_gt_frames(gt_source, [gt for _, gt in unique], (width, height))
     psnrs, ssims = fidelity.per_pair_pixel_fidelity(
-        [gt_native[gt] for _, gt in unique], [gen_frames[gen] for gen, _ in unique])
+        [gt_frames[gt] for _, gt in unique], [gen_frames[gen] for gen, _ in unique])
     scored = dict(zip(unique, zip(psnrs, ssims)))
     results = {}
     for name, plist in pairs.items():
