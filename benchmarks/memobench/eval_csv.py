@@ -78,6 +78,31 @@ def build_frame(samples: Iterable[scorecard_pb2.SampleScore]) -> pd.DataFrame:
     return _composite(df)
 
 
+# Scorecard metric id -> the eval-CSV column holding its 0-100 value (after run_eval.py's
+# in-place overwrites). The leaderboard reads these columns (ImageReward via its _pct).
+COMPOSITE_COLUMNS = {
+    "MotionSmoothness": "MotionSmoothness", "VisualQuality": "VisualQuality",
+    "ObjIdentityConsistency": "ObjIdentityConsistency", "Geo3DConsistency": "Geo3DConsistency",
+    "CameraControllability": "CameraControllability", "ImageRewardScore": "ImageRewardScore_pct",
+    "GTRevisitSim": "GTRevisitSim",
+}
+
+
+def composites(sample: scorecard_pb2.SampleScore) -> dict:
+    """The 0-100 composite values of one clip, exactly as its eval-CSV row holds them.
+
+    Every step of run_eval.py's post-processing is row-wise, so a one-row frame gives
+    the values the whole-run CSV will hold. Missing (NaN) values are left out.
+    """
+    row = build_frame([sample]).iloc[0]
+    values = {}
+    for metric, column in COMPOSITE_COLUMNS.items():
+        value = row.get(column)
+        if value is not None and not pd.isna(value):
+            values[metric] = float(value)
+    return values
+
+
 def write(path: pathlib.Path, samples: Iterable[scorecard_pb2.SampleScore]) -> pathlib.Path:
     build_frame(samples).to_csv(path, index=False)
     return path

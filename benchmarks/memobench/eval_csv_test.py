@@ -86,3 +86,18 @@ def test_failed_clip_row_and_error_column_position():
 def test_all_failed_keeps_only_the_official_failure_columns():
     df = eval_csv.build_frame([_sample("A_001", {}, error="x")])
     assert list(df.columns) == ["id", "scene", "data_type", "error"]
+
+
+def test_per_clip_composites_equal_the_csv_row():
+    samples = [_sample("Barnyard_001", RAW),
+               _sample("Barnyard_002", {**{k: v for k, v in RAW.items() if k != "ImageRewardScore"},
+                                        "TemporalScore": 0.12345})]
+    df = eval_csv.build_frame(samples)
+    for i, sample in enumerate(samples):
+        values = eval_csv.composites(sample)
+        for metric, column in eval_csv.COMPOSITE_COLUMNS.items():
+            if pd.isna(df[column][i]):
+                assert metric not in values
+            else:
+                assert values[metric] == df[column][i], (metric, i)
+    assert eval_csv.composites(samples[0])["MotionSmoothness"] == 81.2
