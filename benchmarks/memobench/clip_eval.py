@@ -48,9 +48,8 @@ def evaluate(clip: GeneratedClip, gt: GroundTruth, max_side: int,
         "width": str(frames.shape[2]), "source": str(clip.source), "layout": clip.layout,
         "gt_source": str(gt.source), "gt_layout": gt.layout,
     })
-    for key, value in (("fx", gt.fx), ("fy", gt.fy)):
-        if value is not None:
-            sample.metrics[RAW + key] = round(value, 2)
+    sample.metrics[RAW + "fx"] = round(gt.fx, 2)
+    sample.metrics[RAW + "fy"] = round(gt.fy, 2)
 
     wanted_pixel = [m for m in metric_specs.PIXEL_METRICS if m in metric_ids]
     if wanted_pixel:

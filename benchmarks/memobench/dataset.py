@@ -16,7 +16,7 @@ import dataclasses
 import json
 import pathlib
 import re
-from typing import Optional
+from typing import Optional, Tuple
 
 import numpy as np
 
@@ -46,9 +46,17 @@ class GroundTruth:
     h_gt: int
     r_gt: int
     prompt: str
-    fx: Optional[float]
-    fy: Optional[float]
+    intrinsics: Tuple[float, float, float, float]  # fx, fy, cx, cy (GT image pixels)
     layout: str               # "current" or "legacy"
+    pose_candidates: Tuple[pathlib.Path, ...] = ()  # GT pose files, upstream's order
+
+    @property
+    def fx(self) -> float:
+        return self.intrinsics[0]
+
+    @property
+    def fy(self) -> float:
+        return self.intrinsics[1]
 
 
 def resolve_data_root(path: pathlib.Path) -> pathlib.Path:
@@ -71,10 +79,12 @@ def clip_number(clip_id: str) -> str:
 
 def _intrinsics_row(path: pathlib.Path):
     data = np.load(path).astype(np.float64)
+    if data.shape == (3, 3):
+        return float(data[0, 0]), float(data[1, 1]), float(data[0, 2]), float(data[1, 2])
     row = data[0] if data.ndim == 2 else data
-    if row.ndim != 1 or row.shape[0] < 2:
+    if row.ndim != 1 or row.shape[0] < 4:
         raise InputError(path, "intrinsics of shape (N, 4) [fx, fy, cx, cy]", f"shape {data.shape}")
-    return float(row[0]), float(row[1])
+    return tuple(float(v) for v in row[:4])
 
 
 def _npz_intrinsics(path: pathlib.Path):
@@ -85,18 +95,18 @@ def _npz_intrinsics(path: pathlib.Path):
     if k.ndim == 3:
         k = k[0]
     if k.shape == (3, 3):
-        return float(k[0, 0]), float(k[1, 1])
+        return float(k[0, 0]), float(k[1, 1]), float(k[0, 2]), float(k[1, 2])
     if k.ndim == 2 and k.shape[1] == 4:
         k = k[0]
     if k.ndim == 1 and k.shape[0] >= 4:
-        return float(k[0]), float(k[1])
+        return tuple(float(v) for v in k[:4])
     raise InputError(path, "'intrinsic' as (3,3), (N,4) or (4,)", f"shape {k.shape}")
 
 
 def _json_intrinsics(path: pathlib.Path):
     cam = json.loads(path.read_text())
     cam = cam.get("camera", cam)
-    return float(cam["fx"]), float(cam["fy"])
+    return float(cam["fx"]), float(cam["fy"]), float(cam["cx"]), float(cam["cy"])
 
 
 def synthetic_ground_truth(data_root: pathlib.Path, clip_id: str,
@@ -106,18 +116,20 @@ def synthetic_ground_truth(data_root: pathlib.Path, clip_id: str,
     n = clip_number(clip_id)
     clip_dir = data_root / "Synthetic_processed" / scene / clip_id
     rgb_dir, intrinsics = clip_dir / f"RGB{n}", clip_dir / n / "intrinsics.npy"
+    # camera_controllability.py's order: processed poses, then the raw UE5 camera CSV.
+    poses = (clip_dir / n / "poses.npy", clip_dir / "poses.npy",
+             clip_dir / f"camera_full{n}.csv",
+             data_root / "Synthetic_Raw" / scene / "cameras" / f"camera_full{n}.csv")
     if rgb_dir.is_dir() and intrinsics.is_file():
         gt_total = len(frames_lib.list_frame_files(rgb_dir))
-        fx, fy = _intrinsics_row(intrinsics)
         return GroundTruth(clip_id, SYNTHETIC, scene, rgb_dir, gt_total, row.h_gt, row.r_gt,
-                           row.prompt, fx, fy, "current")
+                           row.prompt, _intrinsics_row(intrinsics), "current", poses)
     legacy_video = data_root / "Synthetic_videos" / f"{scene.replace('_', '')}{n}.mp4"
     legacy_intrinsics = clip_dir / "intrinsics.npy"
     if legacy_video.is_file() and legacy_intrinsics.is_file():
-        fx, fy = _intrinsics_row(legacy_intrinsics)
         return GroundTruth(clip_id, SYNTHETIC, scene, legacy_video,
                            frames_lib.video_frame_count(legacy_video), row.h_gt, row.r_gt,
-                           row.prompt, fx, fy, "legacy")
+                           row.prompt, _intrinsics_row(legacy_intrinsics), "legacy", poses)
     raise InputError(clip_dir, f"GT frames RGB{n}/ and {n}/intrinsics.npy (current layout) "
                      f"or {legacy_video} and intrinsics.npy (legacy layout)", "neither")
 
@@ -130,17 +142,16 @@ def real_ground_truth(data_root: pathlib.Path, clip_id: str,
     npz = clip_dir / "raw" / f"{clip_id}_mapanything.npz"
     legacy_json = clip_dir / f"{clip_id}-intrinsics.json"
     timestamps = clip_dir / "timestamps.txt"
+    poses = (npz, data_root / "mapanything" / "outputs" / "real" / f"{clip_id}_mapanything.npz")
     if not video.is_file():
         raise InputError(video, "the real clip's GT video")
     if npz.is_file():
-        fx, fy = _npz_intrinsics(npz)
         return GroundTruth(clip_id, REAL, REAL, video, frames_lib.video_frame_count(video),
-                           row.h_gt, row.r_gt, "", fx, fy, "current")
+                           row.h_gt, row.r_gt, "", _npz_intrinsics(npz), "current", poses)
     if legacy_json.is_file() and timestamps.is_file():
-        fx, fy = _json_intrinsics(legacy_json)
         gt_total = sum(1 for line in timestamps.read_text().splitlines() if line.strip())
         return GroundTruth(clip_id, REAL, REAL, video, gt_total, row.h_gt, row.r_gt, "",
-                           fx, fy, "legacy")
+                           _json_intrinsics(legacy_json), "legacy", poses)
     raise InputError(clip_dir, f"raw/{clip_id}_mapanything.npz (current layout) or "
                      f"{clip_id}-intrinsics.json + timestamps.txt (legacy layout)", "neither")
 
