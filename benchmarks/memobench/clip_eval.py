@@ -1,25 +1,28 @@
-"""Evaluating one MemoBench clip: decode once, map the phases, score every metric.
+"""Evaluating one MemoBench clip: decode once, map the phases, run every family.
 
-The generated clip is decoded and resized (max side, INTER_AREA) once; every metric
-reads those frames. Values are stored twice in the SampleScore: under the scorecard's
-metric ids, and under "raw:<column>" as run_eval.py's eval-CSV row holds them.
+The generated clip is decoded and resized (max side, INTER_AREA) once; every Step 1
+family reads those frames. Values are stored twice in the SampleScore: under
+"raw:<column>" as run_eval.py's eval-CSV row holds them, and under the scorecard's
+metric ids (the 0-100 composites exactly as the CSV row computes them).
 """
 
 import hashlib
 import pathlib
 import time
 
+from absl import logging
+
 from benchmarks.memobench import eval_csv
-from benchmarks.memobench import metric_specs
-from benchmarks.memobench import pixel_fidelity
 from benchmarks.memobench.dataset import GroundTruth
 from benchmarks.memobench.generated import GeneratedClip
+from benchmarks.memobench.step1 import family as family_lib
+from benchmarks.memobench.step1.prepare import Prepared
 from metrics.video import frames as frames_lib
 from metrics.video import sampling
 from proto import scorecard_pb2
 
 RAW = eval_csv.RAW_KEY_PREFIX
-PIXEL_SECONDS = "seconds:pixel_fidelity"  # GT reading + PSNR/SSIM of every phase
+SECONDS = "seconds:"  # diagnostics key prefix: time spent per family
 
 
 def input_digest(source: pathlib.Path) -> str:
@@ -32,8 +35,8 @@ def input_digest(source: pathlib.Path) -> str:
     return digest.hexdigest()
 
 
-def evaluate(clip: GeneratedClip, gt: GroundTruth, max_side: int,
-             metric_ids) -> scorecard_pb2.SampleScore:
+def evaluate(clip: GeneratedClip, gt: GroundTruth, max_side: int, sample_step: int,
+             prepared: Prepared, metric_ids) -> scorecard_pb2.SampleScore:
     """Scores one clip; raises FrameInputError/InputError for unusable inputs."""
     start = time.perf_counter()
     sample = scorecard_pb2.SampleScore(sample_id=clip.clip_id, split=clip.split,
@@ -51,25 +54,28 @@ def evaluate(clip: GeneratedClip, gt: GroundTruth, max_side: int,
     sample.metrics[RAW + "fx"] = round(gt.fx, 2)
     sample.metrics[RAW + "fy"] = round(gt.fy, 2)
 
-    wanted_pixel = [m for m in metric_specs.PIXEL_METRICS if m in metric_ids]
-    if wanted_pixel:
-        pixel_start = time.perf_counter()
-        phases = pixel_fidelity.phase_definitions(h, r, n, gt.h_gt, gt.r_gt, gt.gt_total)
+    ctx = family_lib.ClipContext(frames=frames, h=h, r=r, gt=gt, sample_step=sample_step)
+    for fam in prepared.families:
+        fam_start = time.perf_counter()
         try:
-            by_phase = pixel_fidelity.phase_fidelity(frames, gt.source, phases)
-        except (frames_lib.FrameInputError, ValueError) as e:
-            # run_eval.py: anything raised here leaves every GT metric of the clip None.
-            for metric in wanted_pixel:
-                sample.unavailable[metric] = f"GT comparison failed: {e}"
-        else:
-            for phase, values in by_phase.items():
-                for name, value in values.items():
-                    metric = f"GT_{phase}_{name}"
-                    sample.metrics[RAW + metric] = value
-                    if metric in metric_ids:
-                        sample.metrics[metric] = value
-        sample.diagnostics[PIXEL_SECONDS] = f"{time.perf_counter() - pixel_start:.4f}"
-    for metric, reason in metric_specs.PENDING.items():
+            result = fam.compute(ctx)
+        except Exception as e:  # pylint: disable=broad-except  (one family, one clip)
+            logging.warning("%s: %s failed: %s", clip.clip_id, fam.name, e)
+            result = family_lib.FamilyResult(
+                {}, {m: f"{fam.name} failed: {type(e).__name__}: {e}" for m in fam.metric_ids})
+        sample.diagnostics[SECONDS + fam.name] = f"{time.perf_counter() - fam_start:.4f}"
+        for column, value in result.columns.items():
+            if value is not None:
+                sample.metrics[RAW + column] = value
+        sample.unavailable.update(result.unavailable)
+
+    direct = {m: sample.metrics[RAW + m] for m in metric_ids
+              if RAW + m in sample.metrics and m not in eval_csv.COMPOSITE_COLUMNS}
+    sample.metrics.update(direct)  # e.g. GT_ALL_PSNR: the CSV column is the metric
+    for metric, value in eval_csv.composites(sample).items():
+        if metric in metric_ids:
+            sample.metrics[metric] = value
+    for metric, (reason, _) in prepared.unavailable.items():
         if metric in metric_ids:
             sample.unavailable[metric] = reason
     sample.seconds = round(time.perf_counter() - start, 4)

@@ -43,8 +43,6 @@ DIAGNOSTICS = tuple(
 ALL = LEADERBOARD + DIAGNOSTICS
 BY_ID = {spec.id: spec for spec in ALL}
 
-# Computed now: weight-free pixel fidelity.
-PIXEL_METRICS = tuple(f"GT_{p}_{m}" for p in ("O", "H", "R", "ALL") for m in ("PSNR", "SSIM"))
 
 _STEP1_MODELS = "not implemented in this worldeval version yet (MemoBench Step 1 model-based metrics, issue #3)"
 PENDING = {

@@ -10,7 +10,7 @@ phases is scored once. The arithmetic is the official code's (metrics/pixel).
 """
 
 import pathlib
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import cv2
 import numpy as np
@@ -62,23 +62,28 @@ def read_gt_frames(source: pathlib.Path, indices: Sequence[int],
 
 def phase_fidelity(gen_frames: np.ndarray, gt_source: pathlib.Path,
                    phases: Dict[str, Tuple[int, int, int, int]],
-                   decimals: Optional[int] = 4) -> Dict[str, Dict[str, float]]:
-    """{phase: {"PSNR": x, "SSIM": y}}, as run_eval.py's GT_{phase}_* columns.
+                   decimals: Optional[int] = 4,
+                   lpips_fn: Optional[Callable] = None) -> Dict[str, Dict[str, float]]:
+    """{phase: {"PSNR": x, "SSIM": y[, "LPIPS": z]}}, as run_eval.py's GT_{phase}_* columns.
 
-    Values are rounded to `decimals` (run_eval.py: 4); None keeps full precision.
+    `lpips_fn(gt_frames, gen_frames) -> distances` scores pairs of equal-size BGR frames
+    (LPIPS is left out without it). Values are rounded to `decimals` (run_eval.py: 4);
+    None keeps full precision.
     """
     pairs = phase_pairs(phases)
     unique = sorted({pair for plist in pairs.values() for pair in plist})
     height, width = gen_frames.shape[1:3]
     gt_frames = read_gt_frames(gt_source, [gt for _, gt in unique], (width, height))
-    psnrs, ssims = fidelity.per_pair_pixel_fidelity(
-        [gt_frames[gt] for _, gt in unique], [gen_frames[gen] for gen, _ in unique])
-    scored = dict(zip(unique, zip(psnrs, ssims)))
+    gt_list = [gt_frames[gt] for _, gt in unique]
+    gen_list = [gen_frames[gen] for gen, _ in unique]
+    psnrs, ssims = fidelity.per_pair_pixel_fidelity(gt_list, gen_list)
+    per_pair = {"PSNR": dict(zip(unique, psnrs)), "SSIM": dict(zip(unique, ssims))}
+    if lpips_fn is not None:
+        per_pair["LPIPS"] = dict(zip(unique, lpips_fn(gt_list, gen_list)))
     results = {}
     for name, plist in pairs.items():
-        psnr = float(np.mean([scored[pair][0] for pair in plist]))
-        ssim = float(np.mean([scored[pair][1] for pair in plist]))
-        if decimals is not None:
-            psnr, ssim = round(psnr, decimals), round(ssim, decimals)
-        results[name] = {"PSNR": psnr, "SSIM": ssim}
+        results[name] = {}
+        for metric, scored in per_pair.items():
+            value = float(np.mean([scored[pair] for pair in plist]))
+            results[name][metric] = round(value, decimals) if decimals is not None else value
     return results

@@ -25,6 +25,7 @@ from benchmarks.memobench import generated as generated_lib
 from benchmarks.memobench import manifest
 from benchmarks.memobench import metric_specs
 from benchmarks.memobench import verification
+from benchmarks.memobench.step1 import prepare as step1_prepare
 from metrics.video import frames as frames_lib
 from proto import scorecard_pb2
 
@@ -50,6 +51,7 @@ class MemobenchConfig:
     synthetic_sheet: Optional[pathlib.Path] = None
     real_sheet: Optional[pathlib.Path] = None
     bundled_sample: bool = False
+    step1: step1_prepare.Step1Settings = step1_prepare.Step1Settings()
     recorded_flags: dict = dataclasses.field(default_factory=dict)
 
 
@@ -113,9 +115,13 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
         raise InputError(config.generated_synthetic_dir or config.generated_real_dir,
                          "at least one generated clip matching the selection", "none")
 
+    prepared = step1_prepare.prepare(config.step1, metric_ids)
     out = outputs_lib.RunOutputs(config.output_dir)
-    digest = config_digest({"max_side": config.common.max_side, "version": BENCHMARK_VERSION,
-                            "metrics": sorted(metric_ids)})
+    digest = config_digest({
+        "max_side": config.common.max_side, "sample_step": config.common.sample_step,
+        "version": BENCHMARK_VERSION, "metrics": sorted(metric_ids),
+        "backends": {m: (b.name, b.checkpoint_id) for m in metric_ids
+                     for b in [prepared.backend_of(m)] if b is not None}})
     with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume) as store:
         if store.resumed:
             logging.info("resuming: %d samples already scored", store.resumed)
@@ -123,14 +129,14 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
             if clip.clip_id in store:
                 continue
             logging.info("[%d/%d] %s", i + 1, len(clips), clip.clip_id)
-            store.append(_evaluate_one(clip, rows, data_root, config, metric_ids))
+            store.append(_evaluate_one(clip, rows, data_root, config, prepared, metric_ids))
         by_id = {(s.split, s.sample_id): s for s in store.samples()}
     samples = [by_id[(c.split, c.clip_id)] for c in clips if (c.split, c.clip_id) in by_id]
     metric_seconds = sum(s.seconds for s in samples)
 
     card = scorecard_pb2.Scorecard(benchmark_id=BENCHMARK_ID, benchmark_version=BENCHMARK_VERSION,
                                    model_name=config.model_name)
-    card.metrics.extend(_metric_results(samples, metric_ids))
+    card.metrics.extend(_metric_results(samples, metric_ids, prepared))
     card.coverage.CopyFrom(card_lib.coverage(
         [f"{s}/{c}" for s, c in expected],
         [f"{c.split}/{c.clip_id}" for c in clips], samples,
@@ -139,6 +145,7 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     card.provenance.CopyFrom(provenance.capture({
         "data_root": data_root, "generated_synthetic_dir": config.generated_synthetic_dir,
         "generated_real_dir": config.generated_real_dir}))
+    card.provenance.checkpoints.extend(prepared.checkpoints())
     card.notes.append(f"{metric_seconds:.1f} s spent in per-clip evaluation")
     card.notes.append("eval_both.csv: a metric column that is None for every clip is written "
                       "as empty cells; the official run_eval.py raises TypeError on it under "
@@ -162,7 +169,8 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     return card
 
 
-def _evaluate_one(clip, rows, data_root, config, metric_ids) -> scorecard_pb2.SampleScore:
+def _evaluate_one(clip, rows, data_root, config, prepared,
+                  metric_ids) -> scorecard_pb2.SampleScore:
     """One clip's SampleScore; an unusable clip gets an error, and the run goes on."""
     try:
         row = rows[clip.split].get(clip.clip_id)
@@ -172,22 +180,23 @@ def _evaluate_one(clip, rows, data_root, config, metric_ids) -> scorecard_pb2.Sa
         locate = (dataset.synthetic_ground_truth if clip.split == dataset.SYNTHETIC
                   else dataset.real_ground_truth)
         gt = locate(data_root, clip.clip_id, row)
-        return clip_eval.evaluate(clip, gt, config.common.max_side, metric_ids)
+        return clip_eval.evaluate(clip, gt, config.common.max_side, config.common.sample_step,
+                                  prepared, metric_ids)
     except (InputError, frames_lib.FrameInputError, ValueError) as e:
         logging.warning("%s failed: %s", clip.clip_id, e)
         return scorecard_pb2.SampleScore(sample_id=clip.clip_id, split=clip.split,
                                          scene=clip.scene, error=str(e))
 
 
-def _metric_results(samples, metric_ids):
-    backend_pixel = scorecard_pb2.Backend(
-        name="opencv-numpy (run_eval.py reference_fidelity transcription)", official=True)
-    pixel_seconds = sum(float(s.diagnostics.get(clip_eval.PIXEL_SECONDS, 0)) for s in samples)
+def _metric_results(samples, metric_ids, prepared):
     results = []
     for metric in metric_ids:
         spec = metric_specs.BY_ID[metric]
-        if metric in metric_specs.PENDING:
-            results.append(card_lib.unavailable(spec, metric_specs.PENDING[metric]))
-        else:  # the pixel family: its time is shared by its eight metrics
-            results.append(card_lib.aggregate(spec, samples, backend_pixel, pixel_seconds))
+        if metric in prepared.unavailable:
+            reason, backend = prepared.unavailable[metric]
+            results.append(card_lib.unavailable(spec, reason, backend))
+            continue
+        fam = next(f for f in prepared.families if metric in f.metric_ids)
+        seconds = sum(float(s.diagnostics.get(clip_eval.SECONDS + fam.name, 0)) for s in samples)
+        results.append(card_lib.aggregate(spec, samples, fam.backend, seconds))
     return results

@@ -1,0 +1,219 @@
+"""A weight-free camera rotation estimator: "classical-two-view-rotation".
+
+NOT the official MemoBench backend (that is MapAnything, a learned model). It
+estimates the camera-to-world rotation of every generated frame from the
+frames alone, so that CameraControllability can be computed with no weights.
+
+For each pair of consecutive frames (a, b):
+
+1. Features: SIFT keypoints on the grayscale frames, matched with a brute
+   force L2 matcher and Lowe's ratio test (0.75). SIFT rather than ORB
+   because its keypoints are sub-pixel and it still finds features on small
+   frames (ORB's 31-pixel border leaves little of a 96x128 frame); the pose
+   accuracy of a two-view rotation is limited by keypoint precision.
+2. Rotation-only model: a RANSAC homography H (x_b ~ H x_a). For a camera
+   that only rotates, H = K R K^-1, so R is the rotation nearest (in the
+   Frobenius sense, via SVD) to K^-1 H K scaled to positive determinant.
+3. Model choice: if that rotation alone re-projects the essential-matrix
+   inliers within ROTATION_ONLY_PX pixels (median), the translation is too
+   small for the essential matrix to be well posed and R from step 2 is used
+   ("homography"). Otherwise the essential matrix (cv2.findEssentialMat with
+   RANSAC, then cv2.recoverPose with the cheirality check) gives R
+   ("essential"). If only one model could be fitted, it is used.
+4. Fewer than MIN_MATCHES matches, or no model fitted: the relative rotation
+   is the identity and the pair counts as a failure ("failed").
+
+The relative rotation R_ab maps camera-a coordinates to camera-b coordinates
+(X_b = R_ab X_a + t). Camera-to-world rotations are chained from C_0 = I as
+C_b = C_a @ R_ab.T, in OpenCV camera axes (x right, y down, z forward), the
+convention of MemoBench's GT c2w poses.
+"""
+
+import dataclasses
+
+import cv2
+import numpy as np
+
+BACKEND_NAME = "classical-two-view-rotation"
+MIN_MATCHES = 12
+RATIO_TEST = 0.75
+RANSAC_PX = 1.0
+ROTATION_ONLY_PX = 1.0
+METHOD_HOMOGRAPHY = "homography"
+METHOD_ESSENTIAL = "essential"
+METHOD_FAILED = "failed"
+
+
+@dataclasses.dataclass(frozen=True)
+class RotationEstimate:
+    """Estimated camera rotations of a clip.
+
+    Attributes:
+        rotations: (N, 3, 3) camera-to-world rotations, rotations[0] = I.
+        methods: N - 1 strings, how each consecutive pair was solved
+            (METHOD_HOMOGRAPHY, METHOD_ESSENTIAL or METHOD_FAILED).
+        failures: Number of pairs whose relative rotation fell back to I.
+    """
+
+    rotations: np.ndarray
+    methods: tuple
+    failures: int
+
+
+def camera_matrix(fx, fy, cx, cy):
+    """3x3 pinhole matrix from its four parameters."""
+    return np.array([[fx, 0.0, cx], [0.0, fy, cy], [0.0, 0.0, 1.0]])
+
+
+def nearest_rotation(matrix):
+    """Rotation closest to `matrix` in the Frobenius norm (SVD projection).
+
+    Args:
+        matrix: (3, 3) array, any scale; a negative determinant is taken as
+            a negative scale factor and flipped first.
+
+    Returns:
+        (3, 3) float64 rotation with determinant +1.
+    """
+    m = np.asarray(matrix, dtype=np.float64)
+    if np.linalg.det(m) < 0:
+        m = -m
+    u, _, vt = np.linalg.svd(m)
+    d = np.sign(np.linalg.det(u @ vt))
+    return u @ np.diag([1.0, 1.0, d]) @ vt
+
+
+def match_features(gray_a, gray_b, detector=None):
+    """Matched keypoint positions between two grayscale frames.
+
+    Args:
+        gray_a: (H, W) uint8 frame.
+        gray_b: (H, W) uint8 frame.
+        detector: A cv2 Feature2D with float descriptors; default SIFT.
+
+    Returns:
+        (pts_a, pts_b): float32 arrays of shape (M, 2), M >= 0.
+    """
+    detector = detector or cv2.SIFT_create()
+    kp_a, desc_a = detector.detectAndCompute(gray_a, None)
+    kp_b, desc_b = detector.detectAndCompute(gray_b, None)
+    empty = np.zeros((0, 2), np.float32)
+    if desc_a is None or desc_b is None or len(kp_a) < 2 or len(kp_b) < 2:
+        return empty, empty
+    matcher = cv2.BFMatcher(cv2.NORM_L2)
+    good = []
+    for pair in matcher.knnMatch(desc_a, desc_b, k=2):
+        if len(pair) == 2 and pair[0].distance < RATIO_TEST * pair[1].distance:
+            good.append(pair[0])
+    if not good:
+        return empty, empty
+    pts_a = np.float32([kp_a[m.queryIdx].pt for m in good])
+    pts_b = np.float32([kp_b[m.trainIdx].pt for m in good])
+    return pts_a, pts_b
+
+
+def _rotation_only_residuals(rotation, k, pts_a, pts_b):
+    """Pixel distances of pts_b from pts_a moved by the rotation alone."""
+    h = k @ rotation @ np.linalg.inv(k)
+    ones = np.ones((len(pts_a), 1))
+    proj = np.hstack([pts_a.astype(np.float64), ones]) @ h.T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        proj = proj[:, :2] / proj[:, 2:3]
+    residuals = np.linalg.norm(proj - pts_b, axis=1)
+    return np.where(np.isfinite(residuals), residuals, np.inf)
+
+
+def _homography_rotation(k, pts_a, pts_b):
+    """Rotation from a RANSAC homography, or None if none was found."""
+    h, _ = cv2.findHomography(pts_a, pts_b, cv2.RANSAC, RANSAC_PX)
+    if h is None or h.shape != (3, 3) or not np.all(np.isfinite(h)):
+        return None
+    return nearest_rotation(np.linalg.inv(k) @ h @ k)
+
+
+def _essential_rotation(k, pts_a, pts_b):
+    """(rotation, inlier mask) from the essential matrix, or (None, None)."""
+    e, mask = cv2.findEssentialMat(pts_a, pts_b, k, method=cv2.RANSAC,
+                                   prob=0.999, threshold=RANSAC_PX)
+    if e is None or e.shape[0] < 3 or mask is None:
+        return None, None
+    inliers, rotation, _, pose_mask = cv2.recoverPose(
+        e[:3], pts_a, pts_b, k, mask=mask.copy())
+    if inliers < MIN_MATCHES:
+        return None, mask.ravel().astype(bool)
+    return rotation.astype(np.float64), pose_mask.ravel().astype(bool)
+
+
+def relative_rotation(pts_a, pts_b, k):
+    """Rotation taking camera-a coordinates to camera-b coordinates.
+
+    Args:
+        pts_a: (M, 2) float32 pixel positions in frame a.
+        pts_b: (M, 2) float32 matching positions in frame b.
+        k: (3, 3) camera matrix of both frames.
+
+    Returns:
+        (rotation, method): a (3, 3) rotation and METHOD_HOMOGRAPHY or
+        METHOD_ESSENTIAL, or (None, METHOD_FAILED).
+    """
+    if len(pts_a) < MIN_MATCHES:
+        return None, METHOD_FAILED
+    r_h = _homography_rotation(k, pts_a, pts_b)
+    r_e, e_inliers = _essential_rotation(k, pts_a, pts_b)
+    if r_h is None and r_e is None:
+        return None, METHOD_FAILED
+    if r_e is None:
+        return r_h, METHOD_HOMOGRAPHY
+    if r_h is None:
+        return r_e, METHOD_ESSENTIAL
+    residuals = _rotation_only_residuals(r_h, k, pts_a[e_inliers],
+                                         pts_b[e_inliers])
+    if np.median(residuals) <= ROTATION_ONLY_PX:
+        return r_h, METHOD_HOMOGRAPHY
+    return r_e, METHOD_ESSENTIAL
+
+
+def estimate_rotations(frames, k):
+    """Chains two-view rotations into camera-to-world rotations.
+
+    Args:
+        frames: (N, H, W, 3) uint8 BGR frames (or a sequence of them), as
+            MemoBench feeds its pose estimator (already 640-max resized).
+        k: (3, 3) camera matrix for the frames' own pixel size.
+
+    Returns:
+        A RotationEstimate with N rotations, the first one the identity.
+
+    Raises:
+        ValueError: If frames are not uint8 BGR images of one size, or k is
+            not a finite invertible (3, 3) matrix.
+    """
+    k = np.asarray(k, dtype=np.float64)
+    if k.shape != (3, 3) or not np.all(np.isfinite(k)) or abs(
+            np.linalg.det(k)) < 1e-12:
+        raise ValueError(f"k must be a finite invertible 3x3 matrix, got {k}")
+    frames = [np.asarray(f) for f in frames]
+    if not frames:
+        raise ValueError("no frames given")
+    for index, frame in enumerate(frames):
+        if (frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3
+                or frame.shape != frames[0].shape):
+            raise ValueError(
+                f"frame {index} must be (H, W, 3) uint8 like frame 0 "
+                f"{frames[0].shape}, got {frame.shape} {frame.dtype}")
+    detector = cv2.SIFT_create()
+    grays = [cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in frames]
+    rotations = [np.eye(3)]
+    methods = []
+    for gray_a, gray_b in zip(grays, grays[1:]):
+        pts_a, pts_b = match_features(gray_a, gray_b, detector)
+        r_ab, method = relative_rotation(pts_a, pts_b, k)
+        if r_ab is None:
+            r_ab = np.eye(3)
+        methods.append(method)
+        rotations.append(rotations[-1] @ r_ab.T)
+    return RotationEstimate(
+        rotations=np.stack(rotations),
+        methods=tuple(methods),
+        failures=methods.count(METHOD_FAILED),
+    )

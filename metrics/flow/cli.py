@@ -1,0 +1,176 @@
+"""Prints MemoBench's MotionSmoothness (TemporalScore) of one clip.
+
+The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to
+--max_side (640, INTER_AREA, never upscaled) as MemoBench's Step 1 does; then
+the V (0, h) and R (r, N-1) phases are scored with the RAFT warp error (see
+metrics.flow.warp_error). Without --h_start/--r_start the keyframes default
+to h = N//3 and r = 2N//3, which the output says: pass the clip's real
+keyframes (metrics.video.sampling.map_keyframes) for the benchmark number.
+
+--flow_backend=raft (default) is the official backend and needs the RAFT-large
+weights (--raft_checkpoint, --checkpoint_dir, the torch cache, or a download
+unless --offline). --flow_backend=dis uses OpenCV DIS flow: no weights, NOT
+the official number.
+
+Usage:
+  bazel run //metrics/flow:motion_smoothness -- --frames=clip.mp4 --h_start=40 --r_start=90
+  bazel run //metrics/flow:motion_smoothness -- --frames=frames/ --flow_backend=dis --json
+
+Exit codes: 0 done; 2 bad input or configuration (unreadable clip, bad flag,
+keyframes out of range, RAFT weights unavailable: the message says how to
+fetch them); 1 internal error.
+"""
+
+import json
+import sys
+from typing import Optional, Sequence
+
+from absl import app
+from absl import flags
+
+from metrics import cli_support
+from metrics import device as device_lib
+from metrics.checkpoints import resolver
+from metrics.flow import dis
+from metrics.flow import raft
+from metrics.flow import warp_error
+from metrics.video import frames as frames_lib
+from metrics.video import sampling
+
+_FRAMES = flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file.")
+_H_START = flags.DEFINE_integer(
+    "h_start", None, "H keyframe index (end of the V phase) in the clip. Default: N//3.",
+    lower_bound=0)
+_R_START = flags.DEFINE_integer(
+    "r_start", None, "R keyframe index (start of the R phase) in the clip. Default: 2N//3.",
+    lower_bound=0)
+_SAMPLE_STEP = flags.DEFINE_integer(
+    "sample_step", 4, "Frame stride within a phase (MemoBench passes 4).", lower_bound=1)
+_MAX_SIDE = flags.DEFINE_integer(
+    "max_side", 640, "Frames whose longer side exceeds this are shrunk (INTER_AREA) first.",
+    lower_bound=1)
+_FLOW_BACKEND = flags.DEFINE_enum(
+    "flow_backend", "raft", ["raft", "dis"],
+    "raft: RAFT-large, the official backend. dis: OpenCV DIS, weight-free, NOT official.")
+_RAFT_CHECKPOINT = flags.DEFINE_string(
+    "raft_checkpoint", None, f"Path of {raft.RAFT_LARGE.filename} (or a folder holding it).")
+_CHECKPOINT_DIR = flags.DEFINE_string(
+    "checkpoint_dir", None, "Folder searched for checkpoints (<dir>/raft_large/<file> or "
+    "<dir>/<file>); downloads go there too.")
+_OFFLINE = flags.DEFINE_boolean("offline", False, "Never download a checkpoint.")
+_DEVICE = flags.DEFINE_string("device", "auto", "auto, cpu, cuda or cuda:N (RAFT only).")
+_BATCH_SIZE = flags.DEFINE_integer(
+    "batch_size", raft.DEFAULT_BATCH_SIZE, "Frame pairs per RAFT call.", lower_bound=1)
+_JSON = flags.DEFINE_boolean("json", False, "Print one JSON object instead of text.")
+
+
+class ConfigError(ValueError):
+    """Unusable configuration: keyframes out of range or a bad --device."""
+
+
+def _keyframes(num_frames):
+    """(h, r, defaulted) from the flags, checked against the clip length."""
+    defaulted = _H_START.value is None and _R_START.value is None
+    h = num_frames // 3 if _H_START.value is None else _H_START.value
+    r = 2 * num_frames // 3 if _R_START.value is None else _R_START.value
+    try:
+        sampling.phase_ranges(h, r, num_frames)
+    except ValueError as e:
+        raise ConfigError(f"--h_start/--r_start: {e}") from e
+    return h, r, defaulted
+
+
+def _flow_backend():
+    """(flow_fn, device name, checkpoint record or None) for --flow_backend.
+
+    Raises:
+        ConfigError: A bad --device.
+        resolver.CheckpointUnavailable: The RAFT weights cannot be found.
+    """
+    if _FLOW_BACKEND.value == "dis":
+        return dis.DisFlow(), "cpu", None
+    try:
+        device = device_lib.resolve_device(_DEVICE.value)
+    except ValueError as e:
+        raise ConfigError(str(e)) from e
+    raft_checkpoint = _RAFT_CHECKPOINT.value and str(cli_support.user_path(_RAFT_CHECKPOINT.value))
+    checkpoint_dir = _CHECKPOINT_DIR.value and str(cli_support.user_path(_CHECKPOINT_DIR.value))
+    found = raft.resolve_raft(raft_checkpoint, checkpoint_dir, _OFFLINE.value)
+    model = raft.load_raft(found.path, device)
+    checkpoint = {"name": found.spec.name, "path": str(found.path), "sha256": found.sha256,
+                  "source": found.source}
+    return raft.RaftFlow(model, device, _BATCH_SIZE.value), str(device), checkpoint
+
+
+def _record(result, clip, h, r, defaulted, flow_fn, device, checkpoint):
+    num_frames, height, width = clip.shape[:3]
+    return {
+        "TemporalScore": result.temporal_score,
+        "backend": flow_fn.name,
+        "official": flow_fn.official,
+        "frames": _FRAMES.value,
+        "num_frames": int(num_frames),
+        "frame_size": [int(width), int(height)],
+        "h_start": h,
+        "r_start": r,
+        "keyframes_defaulted": defaulted,
+        "sample_step": _SAMPLE_STEP.value,
+        "device": device,
+        "checkpoint": checkpoint,
+        "phases": [{"name": p.name, "start": p.start, "end": p.end, "indices": list(p.indices),
+                    "pair_errors": list(p.pair_errors), "score": p.score}
+                   for p in result.phases],
+    }
+
+
+def format_text(record):
+    """Readable lines for a record built by _record (no trailing newline)."""
+    width, height = record["frame_size"]
+    keyframes = f"h_start={record['h_start']}, r_start={record['r_start']}"
+    if record["keyframes_defaulted"]:
+        keyframes += " (DEFAULTED to N//3, 2N//3: pass --h_start/--r_start for the real ones)"
+    official = ("official" if record["official"]
+                else f"NOT the official backend; MemoBench uses {raft.BACKEND_NAME}")
+    lines = [
+        f"frames:        {record['frames']} ({record['num_frames']} frames, {width}x{height})",
+        f"keyframes:     {keyframes}",
+        f"backend:       {record['backend']} ({official}) on {record['device']}",
+    ]
+    if record["checkpoint"]:
+        ckpt = record["checkpoint"]
+        lines.append(f"checkpoint:    {ckpt['path']} (sha256 {ckpt['sha256']}, {ckpt['source']})")
+    for phase in record["phases"]:
+        lines.append(f"phase {phase['name']}:       ({phase['start']}, {phase['end']}) "
+                     f"sampled {phase['indices']} -> score {phase['score']!r}")
+    if not record["phases"]:
+        lines.append("phases:        none ran (needs h >= 2 or N-1-r >= 2)")
+    lines.append(f"TemporalScore: {record['TemporalScore']!r}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str]) -> Optional[int]:
+    if len(argv) > 1:
+        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}",
+                             exitcode=cli_support.EXIT_BAD_INPUT)
+    if not _FRAMES.value:
+        raise app.UsageError("--frames is required", exitcode=cli_support.EXIT_BAD_INPUT)
+    try:
+        flow_fn, device, checkpoint = _flow_backend()
+        clip = frames_lib.load_frames(cli_support.user_path(_FRAMES.value),
+                                      max_side=_MAX_SIDE.value)
+        h, r, defaulted = _keyframes(len(clip))
+    except resolver.CheckpointUnavailable as e:
+        print(f"unavailable: {e}", file=sys.stderr)
+        return cli_support.EXIT_BAD_INPUT
+    except (ConfigError, frames_lib.FrameInputError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return cli_support.EXIT_BAD_INPUT
+    result = warp_error.motion_smoothness(clip, h, r, _SAMPLE_STEP.value, flow_fn)
+    record = _record(result, clip, h, r, defaulted, flow_fn, device, checkpoint)
+    print(json.dumps(record) if _JSON.value else format_text(record))
+    return cli_support.EXIT_OK
+
+
+if __name__ == "__main__":
+    flags.mark_flags_as_required(["frames"])
+    app.run(main, flags_parser=cli_support.parse_flags)
