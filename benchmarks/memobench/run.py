@@ -19,6 +19,7 @@ from benchmarks.common import paths
 from benchmarks.common import summary
 from benchmarks.memobench import bundled_sample
 from benchmarks.memobench import runner
+from benchmarks.memobench.step1 import prepare as step1_prepare
 
 _ENV = "WORLDFOUNDRY_MEMOBENCH_"
 
@@ -57,10 +58,28 @@ REAL_SHEET = flags.DEFINE_string(
     "real_sheet", None, "Real phase sheet (.xlsx/.csv); default "
     "<data_root>/Real_Raw/Real_ExitReenter.xlsx.")
 
+FLOW_BACKEND = flags.DEFINE_enum(
+    "flow_backend", "raft", ["raft", "dis"],
+    "MotionSmoothness optical flow: raft (official: torchvision RAFT large) or dis (OpenCV "
+    "DIS, weight-free, recorded in the scorecard as NOT official).")
+CAMERA_BACKEND = flags.DEFINE_enum(
+    "camera_backend", "mapanything", ["mapanything", "classical"],
+    "CameraControllability pose estimator: mapanything (official; needs the mapanything "
+    "package and weights) or classical (feature-match two-view rotation, weight-free, NOT "
+    "official).")
+RAFT_CHECKPOINT = flags.DEFINE_string(
+    "raft_checkpoint", None, "RAFT large weights (raft_large_C_T_SKHT_V2-ff5fadd5.pth).")
+LPIPS_ALEXNET_CHECKPOINT = flags.DEFINE_string(
+    "lpips_alexnet_checkpoint", None, "torchvision AlexNet weights for LPIPS "
+    "(alexnet-owt-7be5be79.pth).")
+LPIPS_CHECKPOINT = flags.DEFINE_string(
+    "lpips_checkpoint", None, "LPIPS v0.1 AlexNet linear-layer weights (alex.pth).")
+
 _RECORDED = ("generated_dir", "generated_synthetic_dir", "generated_real_dir", "data_root",
              "model_name", "mode", "clip", "scene", "synthetic_sheet", "real_sheet",
              "output_dir", "device", "max_side", "sample_step", "limit", "metrics", "resume",
-             "checkpoint_dir", "offline")
+             "checkpoint_dir", "offline", "flow_backend", "camera_backend", "raft_checkpoint",
+             "lpips_alexnet_checkpoint", "lpips_checkpoint")
 
 
 def _opt_path(value):
@@ -91,6 +110,14 @@ def _config() -> runner.MemobenchConfig:
         mode=MODE.value, generated_synthetic_dir=syn, generated_real_dir=real,
         clip=CLIP.value, scene=SCENE.value, synthetic_sheet=_opt_path(SYNTHETIC_SHEET.value),
         real_sheet=_opt_path(REAL_SHEET.value), bundled_sample=bundled,
+        step1=step1_prepare.Step1Settings(
+            device=common.device,
+            checkpoint_dir=str(_opt_path(common.checkpoint_dir)) if common.checkpoint_dir else None,
+            offline=common.offline, flow_backend=FLOW_BACKEND.value,
+            camera_backend=CAMERA_BACKEND.value,
+            checkpoints={name: str(_opt_path(value)) for name, value in (
+                ("raft_large", RAFT_CHECKPOINT.value), ("alexnet", LPIPS_ALEXNET_CHECKPOINT.value),
+                ("lpips_alex_v0.1", LPIPS_CHECKPOINT.value)) if value}),
         recorded_flags=common_flags.flag_values_for_record(_RECORDED))
 
 

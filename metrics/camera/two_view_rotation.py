@@ -35,7 +35,9 @@ import cv2
 import numpy as np
 
 BACKEND_NAME = "classical-two-view-rotation"
-MIN_MATCHES = 12
+MIN_MATCHES = 8
+MIN_INLIERS = 6
+REFINE_STEPS = 2
 RATIO_TEST = 0.75
 RANSAC_PX = 1.0
 ROTATION_ONLY_PX = 1.0
@@ -123,25 +125,68 @@ def _rotation_only_residuals(rotation, k, pts_a, pts_b):
     return np.where(np.isfinite(residuals), residuals, np.inf)
 
 
-def _homography_rotation(k, pts_a, pts_b):
-    """Rotation from a RANSAC homography, or None if none was found."""
-    h, _ = cv2.findHomography(pts_a, pts_b, cv2.RANSAC, RANSAC_PX)
-    if h is None or h.shape != (3, 3) or not np.all(np.isfinite(h)):
+def rotation_from_bearings(k, pts_a, pts_b):
+    """Least-squares rotation R with bearing_b ~ R bearing_a (SVD Procrustes).
+
+    Args:
+        k: (3, 3) camera matrix.
+        pts_a: (M, 2) pixel positions in frame a, M >= 3.
+        pts_b: (M, 2) matching positions in frame b.
+
+    Returns:
+        (3, 3) rotation minimizing sum |b_i - R a_i|^2 over the unit bearing
+        vectors a_i = K^-1 (u, v, 1) / |.|, b_i likewise.
+    """
+    k_inv = np.linalg.inv(k)
+    ones = np.ones((len(pts_a), 1))
+    bearings_a = np.hstack([pts_a.astype(np.float64), ones]) @ k_inv.T
+    bearings_b = np.hstack([pts_b.astype(np.float64), ones]) @ k_inv.T
+    bearings_a /= np.linalg.norm(bearings_a, axis=1, keepdims=True)
+    bearings_b /= np.linalg.norm(bearings_b, axis=1, keepdims=True)
+    return nearest_rotation(bearings_b.T @ bearings_a)
+
+
+def _rotation_only(k, pts_a, pts_b):
+    """Rotation of the rotation-only model (H = K R K^-1), or None.
+
+    A RANSAC homography selects the inliers; R is then fitted to their
+    bearings and the inliers are re-selected with R itself, REFINE_STEPS
+    times.
+    """
+    h, mask = cv2.findHomography(pts_a, pts_b, cv2.RANSAC, RANSAC_PX)
+    if h is None or mask is None or not np.all(np.isfinite(h)):
         return None
-    return nearest_rotation(np.linalg.inv(k) @ h @ k)
+    inliers = mask.ravel().astype(bool)
+    for _ in range(REFINE_STEPS + 1):
+        if inliers.sum() < MIN_INLIERS:
+            return None
+        rotation = rotation_from_bearings(k, pts_a[inliers], pts_b[inliers])
+        inliers = _rotation_only_residuals(rotation, k, pts_a,
+                                           pts_b) <= RANSAC_PX
+    return rotation
 
 
 def _essential_rotation(k, pts_a, pts_b):
-    """(rotation, inlier mask) from the essential matrix, or (None, None)."""
+    """Rotation from the essential matrix, with its RANSAC inlier mask.
+
+    Returns (rotation, inliers); rotation is None when the essential matrix
+    is not found, or when recoverPose keeps fewer than half of its inliers
+    (in front of both cameras and nearer than 50 baselines): the baseline is
+    then too short for the decomposition to be trusted. inliers is None
+    only when no essential matrix is found.
+    """
     e, mask = cv2.findEssentialMat(pts_a, pts_b, k, method=cv2.RANSAC,
                                    prob=0.999, threshold=RANSAC_PX)
     if e is None or e.shape[0] < 3 or mask is None:
         return None, None
-    inliers, rotation, _, pose_mask = cv2.recoverPose(
-        e[:3], pts_a, pts_b, k, mask=mask.copy())
-    if inliers < MIN_MATCHES:
-        return None, mask.ravel().astype(bool)
-    return rotation.astype(np.float64), pose_mask.ravel().astype(bool)
+    inliers = mask.ravel().astype(bool)
+    if inliers.sum() < MIN_INLIERS:
+        return None, None
+    kept, rotation, _, _ = cv2.recoverPose(e[:3], pts_a, pts_b, k,
+                                           mask=mask.copy())
+    if kept < max(MIN_INLIERS, 0.5 * inliers.sum()):
+        return None, inliers
+    return rotation.astype(np.float64), inliers
 
 
 def relative_rotation(pts_a, pts_b, k):
@@ -158,17 +203,17 @@ def relative_rotation(pts_a, pts_b, k):
     """
     if len(pts_a) < MIN_MATCHES:
         return None, METHOD_FAILED
-    r_h = _homography_rotation(k, pts_a, pts_b)
+    r_h = _rotation_only(k, pts_a, pts_b)
     r_e, e_inliers = _essential_rotation(k, pts_a, pts_b)
-    if r_h is None and r_e is None:
-        return None, METHOD_FAILED
     if r_e is None:
+        if r_h is None:
+            return None, METHOD_FAILED
         return r_h, METHOD_HOMOGRAPHY
     if r_h is None:
         return r_e, METHOD_ESSENTIAL
-    residuals = _rotation_only_residuals(r_h, k, pts_a[e_inliers],
-                                         pts_b[e_inliers])
-    if np.median(residuals) <= ROTATION_ONLY_PX:
+    parallax = _rotation_only_residuals(r_h, k, pts_a[e_inliers],
+                                        pts_b[e_inliers])
+    if np.median(parallax) <= ROTATION_ONLY_PX:
         return r_h, METHOD_HOMOGRAPHY
     return r_e, METHOD_ESSENTIAL
 

@@ -31,7 +31,7 @@ from absl import flags
 from metrics import cli_support
 from metrics import device as device_lib
 from metrics.checkpoints import resolver
-from metrics.flow import dis
+from metrics.flow import opencv_dis
 from metrics.flow import raft
 from metrics.flow import warp_error
 from metrics.video import frames as frames_lib
@@ -88,7 +88,7 @@ def _flow_backend():
         resolver.CheckpointUnavailable: The RAFT weights cannot be found.
     """
     if _FLOW_BACKEND.value == "dis":
-        return dis.DisFlow(), "cpu", None
+        return opencv_dis.DisFlow(), "cpu", None
     try:
         device = device_lib.resolve_device(_DEVICE.value)
     except ValueError as e:

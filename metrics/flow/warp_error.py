@@ -13,7 +13,7 @@ Official arithmetic, transcribed from the spec (`automated/metrics/temporal.py`)
   0.0 when none ran, rounded to 4 dp.
 
 The flow function is pluggable (metrics.flow.raft.RaftFlow, official;
-metrics.flow.dis.DisFlow, not official): it takes a list of (frame_a, frame_b)
+metrics.flow.opencv_dis.DisFlow, not official): it takes a list of (frame_a, frame_b)
 BGR uint8 pairs and returns their (P, 2, H, W) flows, as a torch tensor or a
 numpy array. The warp runs on the flow's device.
 """

@@ -10,6 +10,9 @@ DIS (Kroeger et al., ECCV 2016) runs on grayscale frames
 (`cv2.COLOR_BGR2GRAY`) with OpenCV's MEDIUM preset
 (`cv2.DISOPTICAL_FLOW_PRESET_MEDIUM`: patch size 12, stride 8, with
 variational refinement), a middle ground between ULTRAFAST/FAST and accuracy.
+
+The module is not called dis.py: a binary's own folder comes first on
+sys.path, and a dis.py there would shadow the standard library's dis module.
 """
 
 from typing import Sequence, Tuple
