@@ -69,8 +69,11 @@ class ConfigError(ValueError):
 
 
 def _keyframes(num_frames):
-    """(h, r, defaulted) from the flags, checked against the clip length."""
-    defaulted = _H_START.value is None and _R_START.value is None
+    """(h, r, defaulted) from the flags, checked against the clip length.
+
+    `defaulted` is True when either keyframe was not given (N//3, 2N//3 used).
+    """
+    defaulted = _H_START.value is None or _R_START.value is None
     h = num_frames // 3 if _H_START.value is None else _H_START.value
     r = 2 * num_frames // 3 if _R_START.value is None else _R_START.value
     try:
@@ -128,7 +131,8 @@ def format_text(record):
     width, height = record["frame_size"]
     keyframes = f"h_start={record['h_start']}, r_start={record['r_start']}"
     if record["keyframes_defaulted"]:
-        keyframes += " (DEFAULTED to N//3, 2N//3: pass --h_start/--r_start for the real ones)"
+        keyframes += (" (DEFAULTED to N//3, 2N//3 where not given: pass --h_start/--r_start "
+                      "for the clip's real keyframes)")
     official = ("official" if record["official"]
                 else f"NOT the official backend; MemoBench uses {raft.BACKEND_NAME}")
     lines = [
