@@ -23,6 +23,7 @@ import pytest
 from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import bundled_sample
 from benchmarks.memobench import runner
+from benchmarks.memobench.step1.prepare import Step1Settings
 
 TOL = 1e-6
 
@@ -131,7 +132,8 @@ def sample_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("sample")
     inputs = bundled_sample.extract(root / "in")
     config = runner.MemobenchConfig(
-        common=CommonConfig(), data_root=inputs.data_root, output_dir=root / "out",
+        common=CommonConfig(offline=True), data_root=inputs.data_root, output_dir=root / "out",
+        step1=Step1Settings(offline=True, checkpoint_dir=str(root / "none")),
         model_name=inputs.model_name, generated_synthetic_dir=inputs.generated_dir / "Synthetic",
         generated_real_dir=inputs.generated_dir / "Real", bundled_sample=True)
     card = runner.run(config)
@@ -189,7 +191,7 @@ def test_scorecard_means_are_clip_means_of_the_csv(sample_run):
         assert by_id[metric].available and by_id[metric].sample_count == 4
         assert by_id[metric].value == pytest.approx(csv[metric].mean(), abs=1e-12)
     assert not by_id["GT_ALL_LPIPS"].available
-    assert "issue #3" in by_id["GT_ALL_LPIPS"].unavailable_reason
+    assert "fetch it with" in by_id["GT_ALL_LPIPS"].unavailable_reason
 
 
 def test_degraded_clip_scores_lower(sample_run):

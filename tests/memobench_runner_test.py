@@ -17,6 +17,7 @@ import pytest
 from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import clip_eval
 from benchmarks.memobench import runner
+from benchmarks.memobench.step1.prepare import Step1Settings
 from tools.fixtures import memobench_fixture
 
 RUN = pathlib.Path(os.environ.get("TEST_SRCDIR", "")) / "worldeval" / "benchmarks" / "memobench" / "run"
@@ -24,6 +25,9 @@ RUN = pathlib.Path(os.environ.get("TEST_SRCDIR", "")) / "worldeval" / "benchmark
 
 def _run(args, cwd):
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORLDFOUNDRY_")}
+    # Never reach for checkpoints outside the test: no downloads, no user caches.
+    env.update(WORLDEVAL_OFFLINE="1", HOME=str(cwd), TORCH_HOME=str(cwd / "torch"),
+               HF_HOME=str(cwd / "hf"), XDG_CACHE_HOME=str(cwd / "cache"))
     return subprocess.run([str(RUN)] + args, cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=300, check=False)
 
@@ -108,9 +112,10 @@ def test_missing_generated_root_names_it(fixture_root, tmp_path):
 def _config(fixture_root, out, resume):
     gen = fixture_root / "generated" / "ReferenceModel"
     return runner.MemobenchConfig(
-        common=CommonConfig(resume=resume), data_root=fixture_root / "data", output_dir=out,
-        model_name="ReferenceModel", generated_synthetic_dir=gen / "Synthetic",
-        generated_real_dir=gen / "Real")
+        common=CommonConfig(resume=resume, offline=True), data_root=fixture_root / "data",
+        output_dir=out, model_name="ReferenceModel", generated_synthetic_dir=gen / "Synthetic",
+        generated_real_dir=gen / "Real", step1=Step1Settings(offline=True,
+                                                             checkpoint_dir=str(out / "none")))
 
 
 def test_interrupted_run_resumes_without_recomputing(fixture_root, tmp_path, monkeypatch):

@@ -5,6 +5,7 @@ take the resulting `CommonConfig`.
 """
 
 import dataclasses
+import os
 from typing import Optional
 
 from absl import flags
@@ -35,8 +36,10 @@ CHECKPOINT_DIR = flags.DEFINE_string(
     "checkpoint_dir", None, "Directory searched for model checkpoints before the "
     "Hugging Face cache.")
 OFFLINE = flags.DEFINE_boolean(
-    "offline", False, "Never download: a checkpoint not found locally makes its metric "
-    "unavailable.")
+    "offline", any(os.environ.get(v, "").lower() in ("1", "true", "yes")
+                   for v in ("WORLDEVAL_OFFLINE", "HF_HUB_OFFLINE")),
+    "Never download: a checkpoint not found locally makes its metric unavailable. "
+    "Default: on when WORLDEVAL_OFFLINE or HF_HUB_OFFLINE is 1.")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -59,5 +59,3 @@ PENDING = {
     "ContinuityOfMemory": "Step 3 (VQA judge) is not implemented in this worldeval version yet (issue #4)",
     "PhysicsAdherence": "Step 3 (VQA judge) is not implemented in this worldeval version yet (issue #4)",
 }
-PENDING.update({f"GT_{p}_LPIPS": "LPIPS (AlexNet) needs torch and the LPIPS weights; "
-                + _STEP1_MODELS for p in ("O", "H", "R", "ALL")})

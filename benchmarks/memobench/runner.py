@@ -198,5 +198,5 @@ def _metric_results(samples, metric_ids, prepared):
             continue
         fam = next(f for f in prepared.families if metric in f.metric_ids)
         seconds = sum(float(s.diagnostics.get(clip_eval.SECONDS + fam.name, 0)) for s in samples)
-        results.append(card_lib.aggregate(spec, samples, fam.backend, seconds))
+        results.append(card_lib.aggregate(spec, samples, fam.backend_for(metric), seconds))
     return results

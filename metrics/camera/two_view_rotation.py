@@ -157,20 +157,24 @@ def rotation_from_bearings(k, pts_a, pts_b):
 def _rotation_only(k, pts_a, pts_b):
     """Rotation of the rotation-only model (H = K R K^-1), or None.
 
-    A RANSAC homography selects the inliers; R is then fitted to their
-    bearings and the inliers are re-selected with R itself, REFINE_STEPS
-    times.
+    A RANSAC homography selects the inliers (at least MIN_INLIERS); R is
+    fitted to their bearings, then the inliers are re-selected with R itself
+    and R refitted, up to REFINE_STEPS times (stopping early if fewer than
+    MIN_INLIERS would remain).
     """
     h, mask = cv2.findHomography(pts_a, pts_b, cv2.RANSAC, RANSAC_PX)
     if h is None or mask is None or not np.all(np.isfinite(h)):
         return None
     inliers = mask.ravel().astype(bool)
-    for _ in range(REFINE_STEPS + 1):
-        if inliers.sum() < MIN_INLIERS:
-            return None
-        rotation = rotation_from_bearings(k, pts_a[inliers], pts_b[inliers])
+    if inliers.sum() < MIN_INLIERS:
+        return None
+    rotation = rotation_from_bearings(k, pts_a[inliers], pts_b[inliers])
+    for _ in range(REFINE_STEPS):
         inliers = _rotation_only_residuals(rotation, k, pts_a,
                                            pts_b) <= RANSAC_PX
+        if inliers.sum() < MIN_INLIERS:
+            break
+        rotation = rotation_from_bearings(k, pts_a[inliers], pts_b[inliers])
     return rotation
 
 
@@ -190,11 +194,11 @@ def _essential_rotation(k, pts_a, pts_b):
     inliers = mask.ravel().astype(bool)
     if inliers.sum() < MIN_INLIERS:
         return None, None
-    kept, rotation, _, _ = cv2.recoverPose(e[:3], pts_a, pts_b, k,
-                                           mask=mask.copy())
+    kept, rotation, _, pose_mask = cv2.recoverPose(e[:3], pts_a, pts_b, k,
+                                                   mask=mask.copy())
     if kept < max(MIN_INLIERS, 0.5 * inliers.sum()):
         return None, inliers
-    return rotation.astype(np.float64), inliers
+    return rotation.astype(np.float64), pose_mask.ravel().astype(bool)
 
 
 def relative_rotation(pts_a, pts_b, k):

@@ -144,8 +144,9 @@ def format_text(record):
         ckpt = record["checkpoint"]
         lines.append(f"checkpoint:    {ckpt['path']} (sha256 {ckpt['sha256']}, {ckpt['source']})")
     for phase in record["phases"]:
+        note = "" if phase["pair_errors"] else " (< 3 sampled frames: 0.0, still averaged in)"
         lines.append(f"phase {phase['name']}:       ({phase['start']}, {phase['end']}) "
-                     f"sampled {phase['indices']} -> score {phase['score']!r}")
+                     f"sampled {phase['indices']} -> score {phase['score']!r}{note}")
     if not record["phases"]:
         lines.append("phases:        none ran (needs h >= 2 or N-1-r >= 2)")
     lines.append(f"TemporalScore: {record['TemporalScore']!r}")

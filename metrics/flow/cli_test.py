@@ -93,6 +93,9 @@ def test_default_keyframes_and_text_output(tmp_path):
     record = _run_json(tmp_path, f"--frames={folder}", "--flow_backend=dis", "--h_start=8")
     assert (record["h_start"], record["r_start"], record["keyframes_defaulted"]) == (8, 14, True)
     assert "NOT the official backend; MemoBench uses raft-large" in done.stdout
+    # With step 4, V = (0, 7) samples [0, 4]: the official 0.0 that is still averaged in.
+    assert ("phase V:       (0, 7) sampled [0, 4] -> score 0.0 (< 3 sampled frames: 0.0, "
+            "still averaged in)") in done.stdout.splitlines()
     expected = warp_error.motion_smoothness(frames, 7, 14, 4, opencv_dis.DisFlow())
     assert f"TemporalScore: {expected.temporal_score!r}" in done.stdout.splitlines()
 

@@ -45,6 +45,11 @@ class Family(abc.ABC):
         self.backend = backend
         self.checkpoints = checkpoints
 
+    def backend_for(self, metric_id: str) -> scorecard_pb2.Backend:
+        """The backend behind one of this family's metrics (one for all by default)."""
+        del metric_id
+        return self.backend
+
     @abc.abstractmethod
     def compute(self, ctx: ClipContext) -> FamilyResult:
         """Scores one clip; raising means the whole family failed on this clip."""

@@ -15,10 +15,14 @@ class PixelFidelity(family.Family):
 
     name = "pixel_fidelity"
 
-    def __init__(self, backend, lpips_fn=None, checkpoints=()):
+    def __init__(self, backend, lpips_fn=None, lpips_backend=None, checkpoints=()):
         super().__init__(backend, checkpoints)
         self.lpips_fn = lpips_fn
+        self.lpips_backend = lpips_backend
         self.metric_ids = PSNR_SSIM_IDS + (LPIPS_IDS if lpips_fn is not None else ())
+
+    def backend_for(self, metric_id: str):
+        return self.lpips_backend if metric_id in LPIPS_IDS else self.backend
 
     def compute(self, ctx: family.ClipContext) -> family.FamilyResult:
         phases = pixel_fidelity.phase_definitions(

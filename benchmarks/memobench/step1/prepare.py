@@ -8,12 +8,21 @@ import dataclasses
 from typing import Dict, List, Optional, Tuple
 
 from benchmarks.memobench import metric_specs
+from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
 from benchmarks.memobench.step1 import family
 from benchmarks.memobench.step1 import pixel
+from metrics.checkpoints import resolver
 from proto import scorecard_pb2
 
 PIXEL_BACKEND = scorecard_pb2.Backend(
     name="opencv-numpy (run_eval.py reference_fidelity transcription)", official=True)
+
+
+LPIPS_BACKEND = scorecard_pb2.Backend(
+    name="lpips-v0.1-alex", official=True, checkpoint_id="alexnet-owt-7be5be79.pth + alex.pth",
+    note="the lpips package's LPIPS(net='alex') math re-implemented in torch (metrics/lpips) "
+         "with the same two weight files; parity with the package on the real weights is "
+         "not yet verified here")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,7 +45,7 @@ class Prepared:
     def backend_of(self, metric_id: str) -> Optional[scorecard_pb2.Backend]:
         for fam in self.families:
             if metric_id in fam.metric_ids:
-                return fam.backend
+                return fam.backend_for(metric_id)
         entry = self.unavailable.get(metric_id)
         return entry[1] if entry else None
 
@@ -50,9 +59,27 @@ def prepare(settings: Step1Settings, metric_ids) -> Prepared:
     families: List[family.Family] = []
     unavailable: Dict[str, Tuple[str, Optional[scorecard_pb2.Backend]]] = {}
     if wanted & set(pixel.PSNR_SSIM_IDS + pixel.LPIPS_IDS):
-        families.append(pixel.PixelFidelity(PIXEL_BACKEND))
+        lpips_fn, lpips_refs = None, ()
+        if wanted & set(pixel.LPIPS_IDS):
+            try:
+                lpips_fn, lpips_refs = _load_lpips(settings)
+            except resolver.CheckpointUnavailable as e:
+                for metric in pixel.LPIPS_IDS:
+                    unavailable[metric] = (f"LPIPS weights unavailable: {e}", LPIPS_BACKEND)
+        families.append(pixel.PixelFidelity(PIXEL_BACKEND, lpips_fn, LPIPS_BACKEND, lpips_refs))
     covered = {m for fam in families for m in fam.metric_ids}
     for metric in metric_ids:
         if metric not in covered and metric not in unavailable:
             unavailable[metric] = (metric_specs.PENDING.get(metric, "not computed"), None)
     return Prepared(families, unavailable)
+
+
+def _load_lpips(settings: Step1Settings):
+    """(lpips_fn, checkpoint refs): LPIPS AlexNet loaded once; raises CheckpointUnavailable."""
+    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
+    from metrics.lpips import lpips  # pylint: disable=import-outside-toplevel  (torch)
+    alexnet, alexnet_ref = step1_checkpoints.resolve(lpips.ALEXNET_SPEC, settings, "GT_ALL_LPIPS")
+    lin, lin_ref = step1_checkpoints.resolve(lpips.LPIPS_ALEX_SPEC, settings, "GT_ALL_LPIPS")
+    model = lpips.load_lpips_alex(alexnet.path, lin.path, device_lib.resolve_device(settings.device))
+    return (lambda gt, gen: lpips.lpips_distance_pairs(model, gt, gen, batch_size=16),
+            (alexnet_ref, lin_ref))

@@ -1,0 +1,21 @@
+"""Resolving a Step 1 family's checkpoints with the run's settings, for provenance."""
+
+from typing import Tuple
+
+from metrics.checkpoints import resolver
+from proto import scorecard_pb2
+
+
+def resolve(spec: resolver.CheckpointSpec, settings,
+            metric_id: str) -> Tuple[resolver.ResolvedCheckpoint, scorecard_pb2.CheckpointRef]:
+    """Finds `spec` (explicit flag path, --checkpoint_dir, caches, pinned download).
+
+    Raises:
+      resolver.CheckpointUnavailable: with the reason and the command that fetches it.
+    """
+    found = resolver.resolve(spec, explicit_path=settings.checkpoints.get(spec.name),
+                             checkpoint_dir=settings.checkpoint_dir, offline=settings.offline)
+    ref = scorecard_pb2.CheckpointRef(
+        metric_id=metric_id, id=spec.hf_repo or spec.url or spec.filename,
+        revision=found.revision, sha256=found.sha256, path=str(found.path))
+    return found, ref
