@@ -47,7 +47,6 @@ BY_ID = {spec.id: spec for spec in ALL}
 _STEP1_MODELS = "not implemented in this worldeval version yet (MemoBench Step 1 model-based metrics, issue #3)"
 PENDING = {
     "VisualQuality": _STEP1_MODELS,
-    "MotionSmoothness": _STEP1_MODELS,
     "ObjIdentityConsistency": _STEP1_MODELS,
     "Geo3DConsistency": _STEP1_MODELS,
     "CameraControllability": _STEP1_MODELS,

@@ -25,6 +25,15 @@ LPIPS_BACKEND = scorecard_pb2.Backend(
          "not yet verified here")
 
 
+RAFT_BACKEND = scorecard_pb2.Backend(
+    name="raft-large", official=True, checkpoint_id="raft_large_C_T_SKHT_V2-ff5fadd5.pth",
+    note="torchvision raft_large, official preprocessing ([0,1] RGB, replicate pad to 8)")
+DIS_BACKEND = scorecard_pb2.Backend(
+    name="opencv-dis", official=False,
+    note="OpenCV DIS optical flow (MEDIUM preset) in place of RAFT: weight-free, NOT the "
+         "official backend; the warp-error arithmetic is the official one")
+
+
 @dataclasses.dataclass(frozen=True)
 class Step1Settings:
     """The flags that choose and locate Step 1 backends."""
@@ -67,6 +76,13 @@ def prepare(settings: Step1Settings, metric_ids) -> Prepared:
                 for metric in pixel.LPIPS_IDS:
                     unavailable[metric] = (f"LPIPS weights unavailable: {e}", LPIPS_BACKEND)
         families.append(pixel.PixelFidelity(PIXEL_BACKEND, lpips_fn, LPIPS_BACKEND, lpips_refs))
+    if "MotionSmoothness" in wanted:
+        try:
+            families.append(_motion_family(settings))
+        except resolver.CheckpointUnavailable as e:
+            unavailable["MotionSmoothness"] = (
+                f"RAFT weights unavailable: {e} (or pass --flow_backend=dis for a weight-free, "
+                "non-official estimate)", RAFT_BACKEND)
     covered = {m for fam in families for m in fam.metric_ids}
     for metric in metric_ids:
         if metric not in covered and metric not in unavailable:
@@ -83,3 +99,17 @@ def _load_lpips(settings: Step1Settings):
     model = lpips.load_lpips_alex(alexnet.path, lin.path, device_lib.resolve_device(settings.device))
     return (lambda gt, gen: lpips.lpips_distance_pairs(model, gt, gen, batch_size=16),
             (alexnet_ref, lin_ref))
+
+
+def _motion_family(settings: Step1Settings):
+    """MotionSmoothness with the chosen flow backend; RAFT raises CheckpointUnavailable."""
+    from benchmarks.memobench.step1 import motion  # pylint: disable=import-outside-toplevel
+    if settings.flow_backend == "dis":
+        from metrics.flow import opencv_dis  # pylint: disable=import-outside-toplevel
+        return motion.MotionSmoothness(opencv_dis.DisFlow(), DIS_BACKEND)
+    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
+    from metrics.flow import raft  # pylint: disable=import-outside-toplevel  (torch)
+    found, ref = step1_checkpoints.resolve(raft.RAFT_LARGE, settings, "MotionSmoothness")
+    device = device_lib.resolve_device(settings.device)
+    model = raft.load_raft(found.path, device)
+    return motion.MotionSmoothness(raft.RaftFlow(model, device), RAFT_BACKEND, (ref,))
