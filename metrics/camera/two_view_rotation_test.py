@@ -4,14 +4,14 @@ Accuracy bounds were measured on fixture clips (seeds 0-5) and set with
 margin:
 - the fixture's pan (40 degrees out and back, camera drifting up to 0.3 m in
   a 5-7 m room), rendered at 240x320: worst per-frame error after frame-0
-  alignment 1.98-2.17 degrees, CameraControllability 0.836-0.856. The error
+  alignment 2.00-2.24 degrees, CameraControllability 0.832-0.849. The error
   is mostly the translation that the rotation-only model reads as rotation.
   Bounds: 3 degrees per frame, score > 0.8.
 - the same pan without translation at the fixture's generated size 96x128:
-  worst per-frame error 0.31-0.68 degrees, score 0.964-0.983. Bounds: 1.5
+  worst per-frame error 0.45-0.65 degrees, score 0.956-0.975. Bounds: 1.5
   degrees, score > 0.93.
-- a one-way 30-degree pan at 96x128, no translation: worst error 0.27-1.05
-  degrees, score 0.980-0.995. Bounds: 2 degrees, score > 0.95.
+- a one-way 30-degree pan at 96x128, no translation: worst error 0.37-0.90
+  degrees, score 0.984-0.994. Bounds: 2 degrees, score > 0.95.
 """
 
 import math

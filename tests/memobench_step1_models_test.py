@@ -1,0 +1,113 @@
+"""Step 1 model metrics through the MemoBench runner, with tiny random checkpoints.
+
+The checkpoints are random models of the official architectures, saved by the test
+under the official file names in a --checkpoint_dir and loaded through the same code
+path a real run takes (resolver -> loader -> family). Their digests cannot match the
+pinned ones, so the pins are cleared for this test only; a separate check shows the
+real pins refuse these files. The numbers are then compared with the metric modules
+called directly on the same frames.
+"""
+
+import dataclasses
+import json
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+import torch
+
+from benchmarks.common.flags import CommonConfig
+from benchmarks.memobench import bundled_sample
+from benchmarks.memobench import runner
+from benchmarks.memobench.step1.prepare import Step1Settings
+from metrics.flow import raft
+from metrics.flow import warp_error
+from metrics.lpips import lpips
+from metrics.lpips import random_checkpoints
+from metrics.video import frames as frames_lib
+from metrics.video import sampling
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("step1")
+    inputs = bundled_sample.extract(root / "in")
+    # torchvision's RAFT needs >= 128 px per side: upscale the 96x128 generated frames.
+    gen = root / "gen"
+    shutil.copytree(inputs.generated_dir, gen)
+    for png in gen.rglob("*.png"):
+        cv2.imwrite(str(png), cv2.resize(cv2.imread(str(png)), (256, 192)))
+    ckpt = root / "ckpt"
+    torch.manual_seed(0)
+    raft_path = ckpt / raft.RAFT_LARGE.name / raft.RAFT_LARGE.filename
+    raft_path.parent.mkdir(parents=True)
+    torch.save(raft.build_raft_large().state_dict(), raft_path)
+    random_checkpoints.write_random_checkpoints(ckpt)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(raft, "RAFT_LARGE", dataclasses.replace(raft.RAFT_LARGE, sha256=""))
+    mp.setattr(lpips, "ALEXNET_SPEC", dataclasses.replace(lpips.ALEXNET_SPEC, sha256=""))
+    settings = Step1Settings(device="cpu", checkpoint_dir=str(ckpt), offline=True)
+    config = runner.MemobenchConfig(
+        common=CommonConfig(offline=True), data_root=inputs.data_root, output_dir=root / "out",
+        model_name="TinyRandom", generated_synthetic_dir=gen / "Synthetic",
+        generated_real_dir=gen / "Real", clip="Barnyard_001", step1=settings,
+        recorded_flags={})
+    card = runner.run(config)
+    mp.undo()
+    sample = json.loads((root / "out" / "per_sample_scores.jsonl").read_text().splitlines()[0])
+    return card, sample, inputs, gen, settings, ckpt
+
+
+def _metric(card, metric_id):
+    return next(m for m in card.metrics if m.id == metric_id)
+
+
+def test_motion_smoothness_equals_raft_warp_error_computed_directly(run):
+    card, sample, _, gen, _, ckpt = run
+    motion = _metric(card, "MotionSmoothness")
+    assert motion.available and motion.backend.name == "raft-large" and motion.backend.official
+    frames = frames_lib.load_frames(gen / "Synthetic" / "Barnyard" / "Barnyard_001" / "frames",
+                                    max_side=640)
+    h, r = int(sample["diagnostics"]["h_start"]), int(sample["diagnostics"]["r_start"])
+    model = raft.load_raft(ckpt / "raft_large" / raft.RAFT_LARGE.filename, "cpu")
+    direct = warp_error.motion_smoothness(frames, h, r, 4, raft.RaftFlow(model, "cpu"))
+    assert sample["metrics"]["raw:TemporalScore"] == direct.temporal_score
+    pct = float(np.clip(round(direct.temporal_score * 100, 1), 0, 100))
+    assert motion.value == pytest.approx(pct, abs=1e-9)
+
+
+def test_lpips_equals_the_metric_called_directly(run):
+    card, sample, inputs, gen, _, ckpt = run
+    assert _metric(card, "GT_ALL_LPIPS").available
+    frames = frames_lib.load_frames(gen / "Synthetic" / "Barnyard" / "Barnyard_001" / "frames",
+                                    max_side=640)
+    gt_dir = inputs.data_root / "Synthetic_processed" / "Barnyard" / "Barnyard_001" / "RGB1"
+    gt_total = int(sample["diagnostics"]["gt_frames"])
+    n = len(frames)
+    gt_idx = sampling.resample_gt_indices(0, gt_total - 1, n)
+    gt_files = frames_lib.list_frame_files(gt_dir)
+    gts = [frames_lib.read_image(gt_files[i]) for i in gt_idx]
+    model = lpips.load_lpips_alex(ckpt / "alexnet" / lpips.ALEXNET_SPEC.filename,
+                                  ckpt / "lpips_alex_v0.1" / "alex.pth", "cpu")
+    direct = lpips.lpips_distance_pairs(model, gts, list(frames))
+    assert sample["metrics"]["GT_ALL_LPIPS"] == pytest.approx(round(float(np.mean(direct)), 4),
+                                                              abs=1e-4 + 1e-12)
+
+
+def test_checkpoints_are_recorded_with_their_digests(run):
+    card, *_ = run
+    refs = {(c.metric_id, c.path.rsplit("/", 1)[-1]): c for c in card.provenance.checkpoints}
+    assert ("MotionSmoothness", raft.RAFT_LARGE.filename) in refs
+    assert ("GT_ALL_LPIPS", "alex.pth") in refs
+    assert all(len(c.sha256) == 64 for c in refs.values())
+
+
+def test_the_real_pins_refuse_random_weights(run):
+    *_, settings, _ = run
+    card_settings = dataclasses.replace(settings)
+    from benchmarks.memobench.step1 import prepare  # pylint: disable=import-outside-toplevel
+    prepared = prepare.prepare(card_settings, ["MotionSmoothness", "GT_ALL_LPIPS"])
+    assert "expected sha256 ff5fadd5" in prepared.unavailable["MotionSmoothness"][0]
+    assert "expected sha256 7be5be79" in prepared.unavailable["GT_ALL_LPIPS"][0]
