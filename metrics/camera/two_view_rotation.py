@@ -6,11 +6,11 @@ frames alone, so that CameraControllability can be computed with no weights.
 
 For each pair of consecutive frames (a, b):
 
-1. Features: SIFT keypoints on the grayscale frames, matched with a brute
-   force L2 matcher and Lowe's ratio test (0.75). SIFT rather than ORB
-   because its keypoints are sub-pixel and it still finds features on small
-   frames (ORB's 31-pixel border leaves little of a 96x128 frame); the
-   accuracy of a two-view rotation is limited by keypoint precision.
+1. Features: SIFT keypoints (once per grayscale frame), brute-force L2
+   matching with Lowe's ratio test (0.75). SIFT rather than ORB: its
+   keypoints are sub-pixel, which bounds the rotation accuracy, and it still
+   finds features on small frames (ORB's 31-pixel border leaves little of a
+   96x128 frame).
 2. Rotation-only model (a camera that only rotates maps pixels by the
    homography H = K R K^-1): a RANSAC homography picks the inliers, then R is
    the least-squares rotation between their unit bearing vectors K^-1 x
@@ -36,13 +36,12 @@ fixture clips: at 1-1.5 px the rotation-only model lost too many inliers on
 some noisy 96x128 pairs, and a wrong essential fit (13 degrees off) got
 through.
 
-Known limitation: a camera that also translates, in a scene that is far
-compared to the per-frame baseline, is handled by the rotation-only model,
-which then absorbs the translation as an extra rotation (about
-atan(baseline / depth)). Over a clip this bias accumulates: about 2 degrees
-on the fixture, whose camera drifts 0.3 m in a 5-7 m room, and 13 degrees
-with a 1.8 m drift. Per pair, the essential matrix was still less accurate
-than the rotation-only model at those baselines.
+Known limitation: when the camera also translates but the per-frame
+baseline is small against the scene depth, the rotation-only model absorbs
+the translation as extra rotation (about atan(baseline / depth)), and the
+bias accumulates: about 2 degrees on the fixture (0.3 m drift in a 5-7 m
+room), 13 degrees with a 1.8 m drift. Per pair, the essential matrix was
+still less accurate there.
 
 The relative rotation R_ab maps camera-a coordinates to camera-b coordinates
 (X_b = R_ab X_a + t). Camera-to-world rotations are chained from C_0 = I as
