@@ -49,7 +49,6 @@ PENDING = {
     "VisualQuality": _STEP1_MODELS,
     "ObjIdentityConsistency": _STEP1_MODELS,
     "Geo3DConsistency": _STEP1_MODELS,
-    "CameraControllability": _STEP1_MODELS,
     "ImageRewardScore": _STEP1_MODELS,
     "GTRevisitSim": _STEP1_MODELS,
     "ORS": "Step 2 (SAM-3 Object Revisit Score) is not implemented in this worldeval version yet (issue #4)",

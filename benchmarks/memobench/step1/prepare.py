@@ -34,6 +34,15 @@ DIS_BACKEND = scorecard_pb2.Backend(
          "official backend; the warp-error arithmetic is the official one")
 
 
+MAPANYTHING_BACKEND = scorecard_pb2.Backend(
+    name="mapanything", official=True, checkpoint_id="facebook/map-anything-apache")
+CLASSICAL_CAMERA_BACKEND = scorecard_pb2.Backend(
+    name="classical-two-view-rotation", official=False,
+    note="SIFT matches between consecutive frames, rotation from a homography fit or the "
+         "essential matrix, GT intrinsics rescaled to the frame size; replaces MapAnything; "
+         "NOT official. The rotation-ATE arithmetic is the official one")
+
+
 @dataclasses.dataclass(frozen=True)
 class Step1Settings:
     """The flags that choose and locate Step 1 backends."""
@@ -83,6 +92,16 @@ def prepare(settings: Step1Settings, metric_ids) -> Prepared:
             unavailable["MotionSmoothness"] = (
                 f"RAFT weights unavailable: {e} (or pass --flow_backend=dis for a weight-free, "
                 "non-official estimate)", RAFT_BACKEND)
+    if "CameraControllability" in wanted:
+        if settings.camera_backend == "classical":
+            from benchmarks.memobench.step1 import camera  # pylint: disable=import-outside-toplevel
+            families.append(camera.ClassicalCameraControllability(CLASSICAL_CAMERA_BACKEND))
+        else:
+            unavailable["CameraControllability"] = (
+                "MapAnything (facebook/map-anything-apache), the official pose estimator, is not "
+                "installed: it is not on PyPI (see the MemoBench runtime profile); pass "
+                "--camera_backend=classical for a weight-free, non-official estimate",
+                MAPANYTHING_BACKEND)
     covered = {m for fam in families for m in fam.metric_ids}
     for metric in metric_ids:
         if metric not in covered and metric not in unavailable:

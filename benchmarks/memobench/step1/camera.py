@@ -1,0 +1,60 @@
+"""CameraControllability (spec §4.5): estimated vs GT camera rotations, rotation-only ATE.
+
+GT poses come from the clip's pose files in upstream's order, resampled uniformly to
+the generated length; the estimator is pluggable. The official estimator is
+MapAnything (not on PyPI); the weight-free classical two-view estimator is named as
+not official. Columns: CameraControllability (0-1, later overwritten by its 0-100
+value in the CSV), ATE_RotDeg, TotalGT_RotDeg, MeanRotErrorDeg.
+"""
+
+import pathlib
+
+from benchmarks.memobench.step1 import family
+from metrics.camera import gt_poses
+from metrics.camera import intrinsics as intrinsics_lib
+from metrics.camera import rotation_ate
+from metrics.camera import two_view_rotation
+from metrics.video import frames as frames_lib
+
+COLUMNS = ("CameraControllability", "ATE_RotDeg", "TotalGT_RotDeg", "MeanRotErrorDeg")
+
+
+def gt_image_size(source: pathlib.Path):
+    """(width, height) of the GT frames, which the GT intrinsics refer to."""
+    if source.is_dir():
+        first = frames_lib.read_image(frames_lib.list_frame_files(source)[0])
+    else:
+        first = frames_lib.read_video_frames(source, [0])[0]
+    return first.shape[1], first.shape[0]
+
+
+def load_gt_poses(gt, num_frames: int):
+    """GT c2w resampled to `num_frames`; FileNotFoundError names every path tried."""
+    for path in gt.pose_candidates:
+        if path.is_file():
+            return gt_poses.resample_poses(gt_poses.load_pose_file(path), num_frames)
+    raise FileNotFoundError("no GT camera poses; tried "
+                            + ", ".join(str(p) for p in gt.pose_candidates))
+
+
+class ClassicalCameraControllability(family.Family):
+    """Rotations from feature matches between consecutive frames (NOT official)."""
+
+    name = "camera_controllability"
+    metric_ids = ("CameraControllability",)
+
+    def compute(self, ctx: family.ClipContext) -> family.FamilyResult:
+        n = len(ctx.frames)
+        gt = load_gt_poses(ctx.gt, n)
+        k_gt = intrinsics_lib.camera_matrix(*ctx.gt.intrinsics)
+        k = intrinsics_lib.rescale(k_gt, gt_image_size(ctx.gt.source),
+                                   (ctx.frames.shape[2], ctx.frames.shape[1]))
+        estimate = two_view_rotation.estimate_rotations(ctx.frames, k)
+        result = rotation_ate.camera_controllability(gt, estimate.rotations)
+        if result is None:  # fewer than two poses: upstream's None
+            return family.FamilyResult({c: None for c in COLUMNS},
+                                       {"CameraControllability": "fewer than 2 poses"})
+        return family.FamilyResult({
+            "CameraControllability": result.camera_controllability,
+            "ATE_RotDeg": result.ate_rot_deg, "TotalGT_RotDeg": result.total_gt_rot_deg,
+            "MeanRotErrorDeg": result.mean_rot_error_deg})
