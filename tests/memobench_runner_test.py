@@ -11,6 +11,7 @@ import pathlib
 import shutil
 import subprocess
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -142,3 +143,52 @@ def test_interrupted_run_resumes_without_recomputing(fixture_root, tmp_path, mon
     assert [(m.id, m.value) for m in resumed.metrics] == [(m.id, m.value) for m in fresh.metrics]
     assert (tmp_path / "out" / "eval_both.csv").read_text() == (
         tmp_path / "fresh" / "eval_both.csv").read_text()
+
+
+def test_weight_free_backends_fill_their_metrics_and_are_marked(tmp_path):
+    done = _run(["--flow_backend=dis", "--camera_backend=classical",
+                 f"--output_dir={tmp_path / 'out'}"], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    card = json.loads((tmp_path / "out" / "scorecard.json").read_text())
+    metrics = {m["id"]: m for m in card["metrics"]}
+    for metric_id, backend in (("MotionSmoothness", "opencv-dis"),
+                               ("CameraControllability", "classical-two-view-rotation")):
+        assert metrics[metric_id]["available"], metric_id
+        assert metrics[metric_id]["backend"]["name"] == backend
+        assert not metrics[metric_id]["backend"].get("official", False)
+    blocked = {b.get("metric_id") for b in card["verification"]["blocking"]
+               if b["reason"] == "NON_OFFICIAL_BACKEND"}
+    assert blocked == {"MotionSmoothness", "CameraControllability"}
+    assert not card["verification"].get("official_protocol", False)
+    # Weight-needing metrics stay unavailable, each with the command that fetches it.
+    assert "curl -L" in metrics["GT_ALL_LPIPS"]["unavailable_reason"]
+    csv = pd.read_csv(tmp_path / "out" / "eval_both.csv", dtype={"id": str}).set_index("id")
+    scored = {s["sample_id"]: s for s in _jsonl(tmp_path / "out" / "per_sample_scores.jsonl")}
+    for clip, row in csv.iterrows():
+        assert row["MotionSmoothness"] == scored[clip]["metrics"]["MotionSmoothness"]
+        assert row["CameraControllability"] == scored[clip]["metrics"]["CameraControllability"]
+        assert row["CameraControllability"] == round(
+            min(max(scored[clip]["metrics"]["raw:CameraControllability"] * 100, 0), 100), 1)
+
+
+def test_classical_camera_score_equals_the_metric_called_directly(tmp_path):
+    from benchmarks.memobench import bundled_sample  # pylint: disable=import-outside-toplevel
+    from metrics.camera import gt_poses, intrinsics, rotation_ate, two_view_rotation  # pylint: disable=import-outside-toplevel
+    from metrics.video import frames as frames_lib  # pylint: disable=import-outside-toplevel
+    done = _run(["--camera_backend=classical", "--clip=Barnyard_001", "--metrics=CameraControllability",
+                 f"--output_dir={tmp_path / 'out'}"], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    sample = _jsonl(tmp_path / "out" / "per_sample_scores.jsonl")[0]
+    inputs = bundled_sample.extract()
+    clip = inputs.data_root / "Synthetic_processed" / "Barnyard" / "Barnyard_001"
+    frames = frames_lib.load_frames(
+        inputs.generated_dir / "Synthetic" / "Barnyard" / "Barnyard_001" / "frames", max_side=640)
+    gt = gt_poses.resample_poses(gt_poses.load_pose_file(clip / "1" / "poses.npy"), len(frames))
+    fx, fy, cx, cy = np.load(clip / "1" / "intrinsics.npy")[0]
+    first_gt = frames_lib.read_image(frames_lib.list_frame_files(clip / "RGB1")[0])
+    k = intrinsics.rescale(intrinsics.camera_matrix(fx, fy, cx, cy),
+                           (first_gt.shape[1], first_gt.shape[0]), (frames.shape[2], frames.shape[1]))
+    direct = rotation_ate.camera_controllability(
+        gt, two_view_rotation.estimate_rotations(frames, k).rotations)
+    assert sample["metrics"]["raw:CameraControllability"] == direct.camera_controllability
+    assert sample["metrics"]["raw:ATE_RotDeg"] == direct.ate_rot_deg
