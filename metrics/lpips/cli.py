@@ -34,10 +34,10 @@ from metrics import device as device_lib
 from metrics.checkpoints import resolver
 from metrics.lpips import lpips
 from metrics.video import frames
-from metrics.video import sampling
+from metrics.video import pairing as pairing_lib
 
-PAIRING_SAME_LENGTH = "same_length"
-PAIRING_RESAMPLED = "resampled_reference"
+PAIRING_SAME_LENGTH = pairing_lib.SAME_LENGTH
+PAIRING_RESAMPLED = pairing_lib.RESAMPLED
 VERIFIED = "verified"
 NOT_PINNED = "not_pinned"
 UNVERIFIED = "unverified"
@@ -133,17 +133,11 @@ def resolve_checkpoint(spec, explicit_path, checkpoint_dir, offline, allow_unver
                             verification)
 
 
-def pair_reference(reference, num_generated):
-    """Reference frames aligned with num_generated generated frames, and the pairing."""
-    if len(reference) == num_generated:
-        return reference, PAIRING_SAME_LENGTH
-    indices = sampling.resample_gt_indices(0, len(reference) - 1, num_generated)
-    return reference[indices], PAIRING_RESAMPLED
 
 
 def evaluate(model, generated, reference):
     """Mean LPIPS of loaded clips ((N, H, W, 3) BGR uint8 arrays); an LpipsResult."""
-    paired, pairing = pair_reference(reference, len(generated))
+    paired, pairing = pairing_lib.pair_reference(reference, len(generated))
     distances = lpips.lpips_distance_pairs(model, list(paired), list(generated))
     return LpipsResult(
         lpips=float(np.mean(distances)), pairs=len(distances), pairing=pairing,
@@ -152,12 +146,6 @@ def evaluate(model, generated, reference):
         reference_size=(reference.shape[2], reference.shape[1]))
 
 
-def _pairing_text(result):
-    if result.pairing == PAIRING_SAME_LENGTH:
-        return f"frame i with frame i ({result.pairs} frames each)"
-    return (f"reference resampled from {result.reference_frames} to "
-            f"{result.generated_frames} frames (MemoBench 'ALL': resample_gt_indices(0, "
-            f"{result.reference_frames - 1}, {result.generated_frames}))")
 
 
 def format_text(result, checkpoints, device, generated_path, reference_path):
@@ -167,7 +155,8 @@ def format_text(result, checkpoints, device, generated_path, reference_path):
     lines = [
         f"generated: {generated_path} ({result.generated_frames} frames, {gen_w}x{gen_h})",
         f"reference: {reference_path} ({result.reference_frames} frames, {ref_w}x{ref_h})",
-        f"pairing:   {_pairing_text(result)}",
+        "pairing:   " + pairing_lib.describe(result.pairing, result.reference_frames,
+                                             result.generated_frames),
         f"pairs:     {result.pairs}",
         f"device:    {device}",
     ]

@@ -26,10 +26,10 @@ import numpy as np
 from metrics import cli_support
 from metrics.pixel import fidelity
 from metrics.video import frames
-from metrics.video import sampling
+from metrics.video import pairing as pairing_lib
 
-PAIRING_SAME_LENGTH = "same_length"
-PAIRING_RESAMPLED = "resampled_reference"
+PAIRING_SAME_LENGTH = pairing_lib.SAME_LENGTH
+PAIRING_RESAMPLED = pairing_lib.RESAMPLED
 
 _GENERATED = flags.DEFINE_string(
     "generated", None, "Generated clip: a frame folder or a video file.")
@@ -71,24 +71,6 @@ class PixelResult:
     reference_size: tuple
 
 
-def pair_reference(reference, num_generated):
-    """Aligns reference frames with num_generated generated frames.
-
-    Args:
-        reference: Array of shape (N, H, W, 3), the reference frames.
-        num_generated: Number of generated frames (positive).
-
-    Returns:
-        (frames, pairing): num_generated reference frames, frame i to be
-        compared with generated frame i, and the pairing used. Equal lengths
-        pair frame i with frame i; otherwise the reference indices are
-        `sampling.resample_gt_indices(0, N - 1, num_generated)`.
-    """
-    if len(reference) == num_generated:
-        return reference, PAIRING_SAME_LENGTH
-    indices = sampling.resample_gt_indices(0, len(reference) - 1,
-                                           num_generated)
-    return reference[indices], PAIRING_RESAMPLED
 
 
 def evaluate(generated_path, reference_path, max_side=None):
@@ -108,7 +90,7 @@ def evaluate(generated_path, reference_path, max_side=None):
     """
     generated = frames.load_frames(generated_path, max_side=max_side)
     reference = frames.load_frames(reference_path)
-    paired, pairing = pair_reference(reference, len(generated))
+    paired, pairing = pairing_lib.pair_reference(reference, len(generated))
     psnrs, ssims = fidelity.per_pair_pixel_fidelity(paired, generated)
     return PixelResult(
         psnr=float(np.mean(psnrs)),
@@ -122,14 +104,6 @@ def evaluate(generated_path, reference_path, max_side=None):
     )
 
 
-def _pairing_text(result):
-    """Describes how the frames were paired, in one line."""
-    if result.pairing == PAIRING_SAME_LENGTH:
-        return f"frame i with frame i ({result.pairs} frames each)"
-    return (f"reference resampled from {result.reference_frames} to "
-            f"{result.generated_frames} frames (MemoBench 'ALL': "
-            f"resample_gt_indices(0, {result.reference_frames - 1}, "
-            f"{result.generated_frames}))")
 
 
 def format_text(result, metric, generated_path, reference_path):
@@ -151,7 +125,8 @@ def format_text(result, metric, generated_path, reference_path):
         f"{gen_w}x{gen_h})",
         f"reference: {reference_path} ({result.reference_frames} frames, "
         f"{ref_w}x{ref_h})",
-        f"pairing:   {_pairing_text(result)}",
+        "pairing:   " + pairing_lib.describe(result.pairing, result.reference_frames,
+                                             result.generated_frames),
         f"pairs:     {result.pairs}",
     ]
     if metric in ("psnr", "both"):
