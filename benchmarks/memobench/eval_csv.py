@@ -56,7 +56,11 @@ def row_for(sample: scorecard_pb2.SampleScore) -> dict:
 def _composite(df: pd.DataFrame) -> pd.DataFrame:
     """run_eval.py _compute_composite, for the columns that exist."""
     df["MotionSmoothness"] = df["TemporalScore_pct"].round(2)
-    df["VisualQuality"] = df[["AestheticScore_pct", "ImageQuality_pct"]].mean(axis=1).round(2)
+    # run_eval.py takes a skipna mean; upstream never has ImageQuality missing (it falls
+    # back to MUSIQ, then a Laplacian score). We have no fallback, so a missing half
+    # leaves VisualQuality empty rather than the aesthetic score alone.
+    halves = df[["AestheticScore_pct", "ImageQuality_pct"]]
+    df["VisualQuality"] = halves.mean(axis=1).round(2).where(halves.notna().all(axis=1))
     df["Geo3DConsistency"] = (0.7 * df["GeoConsistencyMean_pct"]
                               + 0.3 * df["GeoConsistencyMin_pct"]).round(2)
     df["ImageRewardScore"] = df["ImageRewardScore_pct"].round(2)

@@ -38,7 +38,9 @@ DIAGNOSTICS = tuple(
     for p, name in _PHASE_NAMES.items()
     for m, unit in (("PSNR", "dB"), ("SSIM", "0-1"), ("LPIPS", "0-1"))
 ) + (MetricSpec("GTRevisitSim", "CLIP similarity to GT, Reappear phase", "0-100", True, False,
-                "mean over clips"),)
+                "mean over clips"),
+       MetricSpec("AestheticScore", "LAION aesthetic score (half of VisualQuality)", "0-10",
+                  True, False, "mean over clips"))
 
 ALL = LEADERBOARD + DIAGNOSTICS
 BY_ID = {spec.id: spec for spec in ALL}
@@ -46,11 +48,10 @@ BY_ID = {spec.id: spec for spec in ALL}
 
 _STEP1_MODELS = "not implemented in this worldeval version yet (MemoBench Step 1 model-based metrics, issue #3)"
 PENDING = {
-    "VisualQuality": _STEP1_MODELS,
-    "ObjIdentityConsistency": _STEP1_MODELS,
-    "Geo3DConsistency": _STEP1_MODELS,
+    "VisualQuality": "needs CLIP-IQA+ (CLIP RN50 with learned prompts), not implemented in "
+                     "this worldeval version yet (issue #3); the LAION aesthetic half is "
+                     "reported as AestheticScore",
     "ImageRewardScore": _STEP1_MODELS,
-    "GTRevisitSim": _STEP1_MODELS,
     "ORS": "Step 2 (SAM-3 Object Revisit Score) is not implemented in this worldeval version yet (issue #4)",
     "InstructionFollowing": "Step 3 (VQA judge) is not implemented in this worldeval version yet (issue #4)",
     "ObjectBackground": "Step 3 (VQA judge) is not implemented in this worldeval version yet (issue #4)",

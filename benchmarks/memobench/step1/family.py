@@ -53,3 +53,18 @@ class Family(abc.ABC):
     @abc.abstractmethod
     def compute(self, ctx: ClipContext) -> FamilyResult:
         """Scores one clip; raising means the whole family failed on this clip."""
+
+
+class FunctionFamily(Family):
+    """A family whose per-clip work is one function of the clip context."""
+
+    def __init__(self, name: str, metric_ids: Tuple[str, ...], compute_fn,
+                 backend: scorecard_pb2.Backend,
+                 checkpoints: Tuple[scorecard_pb2.CheckpointRef, ...] = ()):
+        super().__init__(backend, checkpoints)
+        self.name = name
+        self.metric_ids = metric_ids
+        self._compute_fn = compute_fn
+
+    def compute(self, ctx: ClipContext) -> FamilyResult:
+        return self._compute_fn(ctx)

@@ -43,6 +43,15 @@ CLASSICAL_CAMERA_BACKEND = scorecard_pb2.Backend(
          "NOT official. The rotation-ATE arithmetic is the official one")
 
 
+# (metric, builder in step1/models.py, what it needs), each loaded once when selected.
+_HF_FAMILIES = (
+    ("ObjIdentityConsistency", "object_identity", "DINOv2 ViT-B/14 (facebook/dinov2-base)"),
+    ("Geo3DConsistency", "geo3d", "Depth Anything V2 Small"),
+    ("AestheticScore", "aesthetic", "the LAION aesthetic predictor (CLIP ViT-L/14 + MLP head)"),
+    ("GTRevisitSim", "gt_revisit", "CLIP ViT-B/32 (openai/clip-vit-base-patch32)"),
+)
+
+
 @dataclasses.dataclass(frozen=True)
 class Step1Settings:
     """The flags that choose and locate Step 1 backends."""
@@ -102,6 +111,15 @@ def prepare(settings: Step1Settings, metric_ids) -> Prepared:
                 "installed: it is not on PyPI (see the MemoBench runtime profile); pass "
                 "--camera_backend=classical for a weight-free, non-official estimate",
                 MAPANYTHING_BACKEND)
+    for metric, builder_name, what in _HF_FAMILIES:
+        if metric in wanted:
+            try:
+                from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
+                from benchmarks.memobench.step1 import models  # pylint: disable=import-outside-toplevel
+                device = device_lib.resolve_device(settings.device)
+                families.append(getattr(models, builder_name)(settings, device))
+            except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
+                unavailable[metric] = (f"{what} unavailable: {e}", None)
     covered = {m for fam in families for m in fam.metric_ids}
     for metric in metric_ids:
         if metric not in covered and metric not in unavailable:

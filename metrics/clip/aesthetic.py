@@ -1,0 +1,173 @@
+"""MemoBench's AestheticScore: the LAION aesthetic predictor on CLIP ViT-L/14 (spec §4.2).
+
+Official (`evaluation/automated/metrics/visual_quality.py`): for every frame
+index in `iter_indices(0, N-1, sample_step)` (run_eval passes 4), the frame
+(BGR, already shrunk to 640 max-side) becomes an RGB PIL image, goes through
+open_clip's ViT-L-14/openai eval transform and `encode_image(x).float()`, is
+L2-normalised and fed to the MLP head
+
+    Linear(768, 1024) - Dropout(0.2) - Linear(1024, 128) - Dropout(0.2) -
+    Linear(128, 64) - Dropout(0.1) - Linear(64, 16) - Linear(16, 1)
+
+in eval mode, loaded from `sac+logos+ava1-l14-linearMSE.pth` after
+`{k.replace("layers.", ""): v}` (the improved-aesthetic-predictor file keys its
+nn.Sequential as `layers.N.*`) with load_state_dict's default strict=True. The
+score is `round(float(np.mean(scores)), 4)`, 0.0 when no frame is sampled.
+
+The official code embeds one frame per call; here frames go `batch_size` at a
+time (equal up to float rounding). The backbone is transformers' CLIP, see
+metrics.clip.vision (activation) and metrics.clip.image_transform (preprocessing).
+"""
+
+import dataclasses
+import pickle
+from typing import List, Sequence
+
+import numpy as np
+import torch
+from torch import nn
+
+from metrics.checkpoints import resolver
+from metrics.clip import vision
+from metrics.video import sampling
+
+CLIP_VIT_L14 = resolver.CheckpointSpec(
+    name="clip_vit_large_patch14",
+    filename="model.safetensors",
+    hf_repo="openai/clip-vit-large-patch14",
+    snapshot=True,
+    license="MIT",
+)
+
+AESTHETIC_HEAD = resolver.CheckpointSpec(
+    name="laion_aesthetic_l14",
+    filename="sac+logos+ava1-l14-linearMSE.pth",
+    url=("https://github.com/christophschuhmann/improved-aesthetic-predictor/raw/main/"
+         "sac+logos+ava1-l14-linearMSE.pth"),
+    license="Apache-2.0",
+)
+
+HEAD_INPUT_DIM = 768
+_OFFICIAL_KEY_PREFIX = "layers."
+
+
+@dataclasses.dataclass
+class AestheticModel:
+    """The ViT-L/14 image tower and the LAION MLP head, both in eval mode."""
+
+    clip: vision.ClipVision
+    head: nn.Module
+
+
+@dataclasses.dataclass(frozen=True)
+class AestheticResult:
+    """AestheticScore of one clip.
+
+    Attributes:
+        score: Mean of frame_scores rounded to 4 dp (0.0 when none).
+        indices: The sampled frame indices.
+        frame_scores: The head's output for each sampled frame.
+    """
+
+    score: float
+    indices: List[int]
+    frame_scores: List[float]
+
+
+def build_head() -> nn.Sequential:
+    """The official MLP head architecture (random weights)."""
+    return nn.Sequential(
+        nn.Linear(HEAD_INPUT_DIM, 1024),
+        nn.Dropout(0.2),
+        nn.Linear(1024, 128),
+        nn.Dropout(0.2),
+        nn.Linear(128, 64),
+        nn.Dropout(0.1),
+        nn.Linear(64, 16),
+        nn.Linear(16, 1),
+    )
+
+
+def load_head(head_path, device) -> nn.Sequential:
+    """Loads the head as the official code does: every "layers." removed from the keys.
+
+    Raises:
+        ValueError: If the file is not a torch-saved state dict.
+        RuntimeError: If the keys or shapes do not match the architecture.
+    """
+    try:
+        state = torch.load(str(head_path), map_location="cpu", weights_only=True)
+    except (pickle.UnpicklingError, EOFError, RuntimeError) as e:
+        raise ValueError(f"{head_path}: not a readable torch file ({e})") from e
+    if not isinstance(state, dict):
+        raise ValueError(f"{head_path}: expected a state dict, found {type(state).__name__}")
+    state = {key.replace(_OFFICIAL_KEY_PREFIX, ""): value for key, value in state.items()}
+    head = build_head()
+    head.load_state_dict(state, strict=True)
+    return head.to(device).eval()
+
+
+def load_tower(clip_dir, device, activation: str = vision.OFFICIAL_ACTIVATION) -> vision.ClipVision:
+    """Loads the ViT-L/14 image tower and checks it projects to the head's 768 inputs.
+
+    Raises:
+        ValueError: Not a CLIP snapshot, or a projection other than 768-d.
+    """
+    clip = vision.load_clip_vision(clip_dir, device, activation)
+    if clip.embed_dim != HEAD_INPUT_DIM:
+        raise ValueError(f"{clip_dir}: the aesthetic head takes {HEAD_INPUT_DIM}-d "
+                         f"embeddings (ViT-L/14), this model projects to {clip.embed_dim}")
+    return clip
+
+
+def load_aesthetic(clip_dir, head_path, device,
+                   activation: str = vision.OFFICIAL_ACTIVATION) -> AestheticModel:
+    """Loads the ViT-L/14 image tower (a snapshot folder) and the head (a .pth file).
+
+    Args:
+        clip_dir: Snapshot folder of openai/clip-vit-large-patch14 (config.json,
+            model.safetensors), e.g. `resolver.resolve(CLIP_VIT_L14).path`.
+        head_path: `sac+logos+ava1-l14-linearMSE.pth`.
+        device: torch.device or device string.
+        activation: The tower's MLP activation, see metrics.clip.vision.
+
+    Raises:
+        ValueError: See load_tower.
+        RuntimeError: The head file does not match the head.
+    """
+    return AestheticModel(load_tower(clip_dir, device, activation), load_head(head_path, device))
+
+
+def frame_scores(frames_bgr: Sequence[np.ndarray], model: AestheticModel, device,
+                 batch_size: int = vision.DEFAULT_BATCH_SIZE) -> List[float]:
+    """The head's score of each frame (embeddings computed batch_size at a time)."""
+    features = vision.image_embeddings(model.clip, frames_bgr, batch_size)
+    with torch.no_grad():
+        scores = model.head(features.to(device))
+    return [float(s) for s in scores[:, 0].cpu()]
+
+
+def aesthetic_details(frames_bgr: Sequence[np.ndarray], sample_step: int,
+                      model: AestheticModel, device,
+                      batch_size: int = vision.DEFAULT_BATCH_SIZE) -> AestheticResult:
+    """AestheticScore with the sampled indices and per-frame scores.
+
+    Args:
+        frames_bgr: The clip, (N, H, W, 3) uint8 BGR (a sequence of frames is fine).
+        sample_step: Stride of iter_indices(0, N-1, step).
+        model: From load_aesthetic.
+        device: Where the head's inputs go (the model's device).
+        batch_size: Frames per CLIP call.
+    """
+    indices = sampling.iter_indices(0, len(frames_bgr) - 1, sample_step, len(frames_bgr))
+    if not indices:
+        return AestheticResult(0.0, [], [])
+    scores = frame_scores([frames_bgr[i] for i in indices], model, device, batch_size)
+    return AestheticResult(round(float(np.mean(scores)), 4), indices, scores)
+
+
+def aesthetic_score(frames_bgr: Sequence[np.ndarray], sample_step: int,
+                    model: AestheticModel, device,
+                    batch_size: int = vision.DEFAULT_BATCH_SIZE) -> float:
+    """MemoBench's AestheticScore of a clip (~0-10, rounded to 4 dp); see aesthetic_details."""
+    return aesthetic_details(frames_bgr, sample_step, model, device, batch_size).score

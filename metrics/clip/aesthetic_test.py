@@ -1,0 +1,169 @@
+"""Tests for metrics.clip.aesthetic with a tiny random tower and a random head.
+
+The head is saved under the official file name with the official `layers.N.*`
+keys; both files are found by metrics.checkpoints.resolver and loaded by
+load_aesthetic. Expected scores come from the in-memory tower on PIL/numpy
+pixels and the head's weights applied in float64 numpy.
+"""
+
+import dataclasses
+
+import numpy as np
+import pytest
+import torch
+
+from metrics.checkpoints import resolver
+from metrics.clip import aesthetic
+from metrics.clip import random_models
+from metrics.clip import reference_transform
+from metrics.clip import vision
+
+_CLIP_SPEC = dataclasses.replace(aesthetic.CLIP_VIT_L14, hf_repo="example/not-on-the-hub")
+
+
+@pytest.fixture(autouse=True)
+def _no_real_caches(tmp_path, monkeypatch):
+    for name in ("TORCH_HOME", "XDG_CACHE_HOME", "HF_HOME"):
+        monkeypatch.setenv(name, str(tmp_path / "cache" / name))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+
+@pytest.fixture(scope="module")
+def checkpoints(tmp_path_factory):
+    """(tower, head state, checkpoint_dir) with both laid out as --checkpoint_dir wants."""
+    root = tmp_path_factory.mktemp("ckpt")
+    tower = random_models.write_vision_snapshot(root / aesthetic.CLIP_VIT_L14.name, seed=5)
+    head_path = root / aesthetic.AESTHETIC_HEAD.name / aesthetic.AESTHETIC_HEAD.filename
+    state = random_models.write_head(head_path, seed=6)
+    return tower, state, root
+
+
+@pytest.fixture(scope="module")
+def loaded(checkpoints):
+    _, _, root = checkpoints
+    found_clip = resolver.resolve(_CLIP_SPEC, checkpoint_dir=str(root), offline=True)
+    found_head = resolver.resolve(aesthetic.AESTHETIC_HEAD, checkpoint_dir=str(root),
+                                  offline=True)
+    assert found_head.path.name == "sac+logos+ava1-l14-linearMSE.pth"
+    return aesthetic.load_aesthetic(found_clip.path, found_head.path, "cpu",
+                                    activation="quick_gelu")
+
+
+def _clip(num_frames, height=60, width=84, seed=0):
+    return np.stack([reference_transform.smooth_frame(height, width, seed + i)
+                     for i in range(num_frames)])
+
+
+def _expected_frame_scores(tower, state, frames):
+    rows = []
+    for frame in frames:
+        pixels = torch.from_numpy(reference_transform.reference_pixels(frame))[None]
+        with torch.no_grad():
+            feature = tower(pixel_values=pixels).image_embeds.float()[0].double().numpy()
+        rows.append(feature / np.linalg.norm(feature))
+    return random_models.head_numpy(state, np.stack(rows))
+
+
+def test_specs_name_the_official_files():
+    assert aesthetic.CLIP_VIT_L14.hf_repo == "openai/clip-vit-large-patch14"
+    assert aesthetic.CLIP_VIT_L14.snapshot
+    assert aesthetic.CLIP_VIT_L14.filename == "model.safetensors"
+    assert aesthetic.AESTHETIC_HEAD.filename == "sac+logos+ava1-l14-linearMSE.pth"
+    assert aesthetic.AESTHETIC_HEAD.url.endswith("/raw/main/sac+logos+ava1-l14-linearMSE.pth")
+
+
+def test_head_loads_official_keys_strictly(checkpoints, loaded):
+    _, state, _ = checkpoints
+    assert sorted(state) == sorted(f"layers.{i}.{p}" for i in (0, 2, 4, 6, 7)
+                                   for p in ("weight", "bias"))
+    assert not loaded.head.training
+    for index in random_models.HEAD_LINEAR_INDICES:
+        assert torch.equal(loaded.head[index].weight, state[f"layers.{index}.weight"])
+    dropouts = [m.p for m in loaded.head if isinstance(m, torch.nn.Dropout)]
+    assert dropouts == [0.2, 0.2, 0.1]
+    assert [m.out_features for m in loaded.head if isinstance(m, torch.nn.Linear)] == [
+        1024, 128, 64, 16, 1]
+
+
+@pytest.mark.parametrize("damage", ["drop", "extra", "unprefixed_extra"])
+def test_head_load_is_strict(checkpoints, tmp_path, damage):
+    _, state, _ = checkpoints
+    state = dict(state)
+    if damage == "drop":
+        state.pop("layers.7.bias")
+    elif damage == "extra":
+        state["layers.8.weight"] = torch.zeros(1, 1)
+    else:
+        state["scale"] = torch.ones(1)
+    torch.save(state, tmp_path / "head.pth")
+    with pytest.raises(RuntimeError, match="Missing key|Unexpected key"):
+        aesthetic.load_head(tmp_path / "head.pth", "cpu")
+
+
+def test_head_file_must_be_a_state_dict(tmp_path):
+    (tmp_path / "garbage.pth").write_bytes(b"not a torch file")
+    with pytest.raises(ValueError, match="not a readable torch file"):
+        aesthetic.load_head(tmp_path / "garbage.pth", "cpu")
+    torch.save([torch.zeros(1)], tmp_path / "list.pth")
+    with pytest.raises(ValueError, match="expected a state dict, found list"):
+        aesthetic.load_head(tmp_path / "list.pth", "cpu")
+
+
+def test_score_is_the_rounded_mean_over_sampled_frames(checkpoints, loaded):
+    tower, state, _ = checkpoints
+    clip = _clip(11)
+    result = aesthetic.aesthetic_details(clip, 4, loaded, "cpu")
+    assert result.indices == [0, 4, 8]
+    expected = _expected_frame_scores(tower, state, clip[[0, 4, 8]])
+    np.testing.assert_allclose(result.frame_scores, expected, rtol=1e-5, atol=1e-5)
+    assert len(set(np.round(expected, 4))) == 3  # The frames really differ.
+    assert result.score == round(float(np.mean(result.frame_scores)), 4)
+    assert abs(result.score - float(np.mean(expected))) < 1e-4
+    assert aesthetic.aesthetic_score(clip, 4, loaded, "cpu") == result.score
+
+
+@pytest.mark.parametrize("num_frames,step,indices", [
+    (1, 4, [0]), (5, 4, [0, 4]), (4, 4, [0]), (9, 1, list(range(9))), (9, 10, [0]),
+])
+def test_sampled_indices(loaded, num_frames, step, indices):
+    clip = _clip(num_frames, 40, 40)
+    result = aesthetic.aesthetic_details(clip, step, loaded, "cpu", batch_size=4)
+    assert result.indices == indices == list(range(0, num_frames, step))
+    assert len(result.frame_scores) == len(indices)
+
+
+def test_batching_equals_per_frame(loaded):
+    clip = _clip(7, seed=20)
+    batched = aesthetic.aesthetic_details(clip, 1, loaded, "cpu", batch_size=3)
+    single = aesthetic.aesthetic_details(clip, 1, loaded, "cpu", batch_size=1)
+    np.testing.assert_allclose(batched.frame_scores, single.frame_scores, rtol=1e-5, atol=1e-6)
+
+
+def test_empty_clip_scores_zero(loaded):
+    result = aesthetic.aesthetic_details(np.zeros((0, 8, 8, 3), np.uint8), 4, loaded, "cpu")
+    assert (result.score, result.indices, result.frame_scores) == (0.0, [], [])
+
+
+def test_step_must_be_positive(loaded):
+    with pytest.raises(ValueError, match="step must be positive"):
+        aesthetic.aesthetic_score(_clip(3), 0, loaded, "cpu")
+
+
+def test_tower_must_project_to_768(tmp_path, checkpoints):
+    _, _, root = checkpoints
+    random_models.write_vision_snapshot(tmp_path / "b32", projection_dim=512)
+    head = root / aesthetic.AESTHETIC_HEAD.name / aesthetic.AESTHETIC_HEAD.filename
+    with pytest.raises(ValueError, match="takes 768-d embeddings .* projects to 512"):
+        aesthetic.load_aesthetic(tmp_path / "b32", head, "cpu")
+
+
+def test_default_activation_is_gelu(checkpoints):
+    _, _, root = checkpoints
+    head = root / aesthetic.AESTHETIC_HEAD.name / aesthetic.AESTHETIC_HEAD.filename
+    model = aesthetic.load_aesthetic(root / aesthetic.CLIP_VIT_L14.name, head, "cpu")
+    assert model.clip.activation == vision.OFFICIAL_ACTIVATION == "gelu"
+
+
+if __name__ == "__main__":
+    raise SystemExit(pytest.main([__file__, "-q"]))

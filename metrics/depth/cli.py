@@ -1,0 +1,179 @@
+"""Prints MemoBench's Geo3DConsistency (GeoConsistencyMean/Min) of one clip.
+
+The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to
+--max_side (640, INTER_AREA, never upscaled) as MemoBench's Step 1 does; then 3
+frames of the V phase (0, h) and 3 of the R phase (r, N-1) go through Depth
+Anything V2 Small and consecutive depth maps are compared (see
+metrics.depth.geo_consistency). Without --h_start/--r_start the keyframes default
+to h = N//3 and r = 2N//3, which the output says: pass the clip's real keyframes
+(metrics.video.sampling.map_keyframes) for the benchmark number.
+
+The weights are the Hugging Face snapshot depth-anything/Depth-Anything-V2-Small-hf
+(--checkpoint, a folder; --checkpoint_dir/depth_anything_v2_small; the hub cache;
+or a download unless --offline).
+
+Usage:
+  bazel run //metrics/depth:geo3d_consistency -- --frames=clip.mp4 --h_start=40 --r_start=90
+
+Exit codes: 0 done; 2 bad input or configuration (unreadable clip, bad flag,
+keyframes out of range, weights unavailable: the message says how to fetch
+them); 1 internal error.
+"""
+
+import json
+import sys
+from typing import Optional, Sequence
+
+import numpy as np
+from absl import app
+from absl import flags
+
+from metrics import cli_support
+from metrics import device as device_lib
+from metrics.checkpoints import resolver
+from metrics.depth import depth_anything
+from metrics.depth import geo_consistency
+from metrics.video import frames as frames_lib
+from metrics.video import sampling
+
+_FRAMES = flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file.")
+_H_START = flags.DEFINE_integer(
+    "h_start", None, "H keyframe index (end of the V phase) in the clip. Default: N//3.",
+    lower_bound=0)
+_R_START = flags.DEFINE_integer(
+    "r_start", None, "R keyframe index (start of the R phase) in the clip. Default: 2N//3.",
+    lower_bound=0)
+_MAX_SIDE = flags.DEFINE_integer(
+    "max_side", 640, "Frames whose longer side exceeds this are shrunk (INTER_AREA) first.",
+    lower_bound=1)
+_CHECKPOINT = flags.DEFINE_string(
+    "checkpoint", None, "The Depth-Anything-V2-Small-hf snapshot folder (config.json, "
+    "preprocessor_config.json, model.safetensors).")
+_CHECKPOINT_DIR = flags.DEFINE_string(
+    "checkpoint_dir", None, "Folder searched for checkpoints (<dir>/depth_anything_v2_small/).")
+_OFFLINE = flags.DEFINE_boolean("offline", False, "Never download a checkpoint.")
+_DEVICE = flags.DEFINE_string("device", "auto", "auto, cpu, cuda or cuda:N.")
+_JSON = flags.DEFINE_boolean("json", False, "Print one JSON object instead of text.")
+
+
+class ConfigError(ValueError):
+    """Unusable configuration: keyframes out of range or a bad --device."""
+
+
+def _keyframes(num_frames):
+    """(h, r, defaulted) from the flags, checked against the clip length."""
+    defaulted = _H_START.value is None or _R_START.value is None
+    h = num_frames // 3 if _H_START.value is None else _H_START.value
+    r = 2 * num_frames // 3 if _R_START.value is None else _R_START.value
+    try:
+        sampling.phase_ranges(h, r, num_frames)
+    except ValueError as e:
+        raise ConfigError(f"--h_start/--r_start: {e}") from e
+    return h, r, defaulted
+
+
+def _model():
+    """(model, processor, device, checkpoint record).
+
+    Raises:
+        ConfigError: A bad --device.
+        resolver.CheckpointUnavailable: The weights cannot be found.
+        FileNotFoundError: The snapshot folder lacks its configs.
+    """
+    try:
+        device = device_lib.resolve_device(_DEVICE.value)
+    except ValueError as e:
+        raise ConfigError(str(e)) from e
+    explicit = _CHECKPOINT.value and str(cli_support.user_path(_CHECKPOINT.value))
+    checkpoint_dir = _CHECKPOINT_DIR.value and str(cli_support.user_path(_CHECKPOINT_DIR.value))
+    spec = depth_anything.DEPTH_ANYTHING_V2_SMALL
+    found = resolver.resolve(spec, explicit_path=explicit, checkpoint_dir=checkpoint_dir,
+                             offline=_OFFLINE.value)
+    try:
+        model, processor = depth_anything.load_depth_anything(found.path, device)
+    except FileNotFoundError as e:
+        raise resolver.CheckpointUnavailable(
+            f"{e}; fetch it with: {spec.fetch_command(checkpoint_dir)}") from e
+    checkpoint = {"name": found.spec.name, "path": str(found.path), "sha256": found.sha256,
+                  "source": found.source, "revision": found.revision}
+    return model, processor, device, checkpoint
+
+
+def _pct(value):
+    """run_eval's `clip(x * 100, 0, 100).round(1)`."""
+    return float(np.round(np.clip(value * 100.0, 0.0, 100.0), 1))
+
+
+def _record(result, clip, h, r, defaulted, device, checkpoint):
+    num_frames, height, width = clip.shape[:3]
+    mean_pct, min_pct = _pct(result.mean), _pct(result.min)
+    return {
+        "GeoConsistencyMean": result.mean,
+        "GeoConsistencyMin": result.min,
+        "Geo3DConsistency": float(np.round(0.7 * mean_pct + 0.3 * min_pct, 2)),
+        "backend": depth_anything.BACKEND_NAME,
+        "frames": _FRAMES.value,
+        "num_frames": int(num_frames),
+        "frame_size": [int(width), int(height)],
+        "h_start": h,
+        "r_start": r,
+        "keyframes_defaulted": defaulted,
+        "device": str(device),
+        "checkpoint": checkpoint,
+        "phases": [{"name": p.name, "start": p.start, "end": p.end, "indices": list(p.indices),
+                    "pair_similarities": list(p.pair_similarities), "mean": p.mean,
+                    "min": p.min} for p in result.phases],
+    }
+
+
+def format_text(record):
+    """Readable lines for a record built by _record (no trailing newline)."""
+    width, height = record["frame_size"]
+    keyframes = f"h_start={record['h_start']}, r_start={record['r_start']}"
+    if record["keyframes_defaulted"]:
+        keyframes += (" (DEFAULTED to N//3, 2N//3 where not given: pass --h_start/--r_start "
+                      "for the clip's real keyframes)")
+    ckpt = record["checkpoint"]
+    lines = [
+        f"frames:             {record['frames']} ({record['num_frames']} frames, "
+        f"{width}x{height})",
+        f"keyframes:          {keyframes}",
+        f"backend:            {record['backend']} on {record['device']}",
+        f"checkpoint:         {ckpt['path']} (sha256 {ckpt['sha256']}, {ckpt['source']})",
+    ]
+    for phase in record["phases"]:
+        note = "" if phase["indices"] else " (a single frame: (0.0, 0.0), still combined)"
+        lines.append(f"phase {phase['name']}:            ({phase['start']}, {phase['end']}) "
+                     f"sampled {phase['indices']} -> mean {phase['mean']!r}, "
+                     f"min {phase['min']!r}{note}")
+    lines += [
+        f"GeoConsistencyMean: {record['GeoConsistencyMean']!r}",
+        f"GeoConsistencyMin:  {record['GeoConsistencyMin']!r}",
+        f"Geo3DConsistency:   {record['Geo3DConsistency']!r} (this clip alone)",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str]) -> Optional[int]:
+    if len(argv) > 1:
+        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}",
+                             exitcode=cli_support.EXIT_BAD_INPUT)
+    if not _FRAMES.value:
+        raise app.UsageError("--frames is required", exitcode=cli_support.EXIT_BAD_INPUT)
+    try:
+        clip = frames_lib.load_frames(cli_support.user_path(_FRAMES.value),
+                                      max_side=_MAX_SIDE.value)
+        h, r, defaulted = _keyframes(len(clip))
+        model, processor, device, checkpoint = _model()
+    except (ConfigError, frames_lib.FrameInputError, resolver.CheckpointUnavailable) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return cli_support.EXIT_BAD_INPUT
+    result = geo_consistency.geo_details(clip, h, r, model, processor, device)
+    record = _record(result, clip, h, r, defaulted, device, checkpoint)
+    print(json.dumps(record) if _JSON.value else format_text(record))
+    return cli_support.EXIT_OK
+
+
+if __name__ == "__main__":
+    flags.mark_flags_as_required(["frames"])
+    app.run(main, flags_parser=cli_support.parse_flags)

@@ -1,0 +1,185 @@
+"""Tests for metrics.depth.geo_consistency: the official arithmetic and the batched clip path.
+
+The arithmetic is checked against a numpy float64 transcription of spec §4.4 written
+here; the clip path against per-frame model calls of a tiny random Depth Anything.
+"""
+
+import os
+
+os.environ["HF_HUB_OFFLINE"] = "1"  # before huggingface_hub reads it at import
+# pylint: disable=wrong-import-position
+
+import numpy as np
+import pytest
+
+from metrics.depth import depth_anything
+from metrics.depth import geo_consistency
+from metrics.depth import tiny_checkpoint
+
+
+def _numpy_vector(depth):
+    depth = np.asarray(depth, dtype=np.float64)
+    depth = (depth - depth.min()) / (depth.max() - depth.min() + 1e-8)
+    flat = depth.ravel()
+    return flat / max(np.linalg.norm(flat), 1e-12)
+
+
+def _numpy_call(depths):
+    """One official call on its sampled maps: clipped pair cosines, then 4 dp."""
+    if len(depths) < 2:
+        return [], 0.0, 0.0
+    vectors = [_numpy_vector(d) for d in depths]
+    sims = []
+    for a, b in zip(vectors[:-1], vectors[1:]):
+        cosine = a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-8)
+        sims.append(float(np.clip(cosine, 0.0, 1.0)))
+    return sims, round(float(np.mean(sims)), 4), round(float(np.min(sims)), 4)
+
+
+def _numpy_geo(depths_v, depths_r):
+    _, mean_v, min_v = _numpy_call(depths_v)
+    _, mean_r, min_r = _numpy_call(depths_r)
+    return round((mean_v + mean_r) / 2, 4), round(min(min_v, min_r), 4)
+
+
+def _maps(count, seed, shape=(21, 37)):
+    rng = np.random.default_rng(seed)
+    base = rng.uniform(0.5, 5.0, shape)
+    return [(base + rng.normal(0, s, shape)).astype(np.float32)
+            for s in rng.uniform(0.1, 2.0, count)]
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory):
+    folder = tiny_checkpoint.save_tiny_depth_anything(tmp_path_factory.mktemp("ckpt"), seed=1)
+    return depth_anything.load_depth_anything(folder, "cpu")
+
+
+@pytest.mark.parametrize("start,end,num_frames,expected", [
+    (0, 10, 30, (0, 10, [0, 5, 10])),
+    (0, 9, 30, (0, 9, [0, 4, 9])),
+    (20, 29, 30, (20, 29, [20, 24, 29])),
+    (3, 4, 30, (3, 4, [3, 3, 4])),
+    (7, 7, 30, (7, 7, [])),        # n_range == 1
+    (29, 29, 30, (29, 29, [])),
+    (25, 40, 30, (25, 29, [25, 27, 29])),  # end clamped to N-1
+    (0, 0, 1, (0, 0, [])),
+])
+def test_phase_indices(start, end, num_frames, expected):
+    assert geo_consistency.phase_indices(start, end, num_frames) == expected
+
+
+def test_pair_similarities_match_numpy_on_random_maps():
+    maps = _maps(3, seed=0)
+    sims = geo_consistency.pair_similarities(maps)
+    ref, _, _ = _numpy_call(maps)
+    np.testing.assert_allclose(sims, ref, atol=1e-6, rtol=0)
+    assert 0.5 < min(sims) < max(sims) < 1.0
+
+
+def test_geo_from_depths_matches_numpy_with_per_call_rounding():
+    for seed in range(5):
+        depths_v, depths_r = _maps(3, seed), _maps(3, seed + 100, shape=(14, 28))
+        got = geo_consistency.geo_from_depths(depths_v, depths_r)
+        assert got == pytest.approx(_numpy_geo(depths_v, depths_r), abs=1e-6)
+        assert got == (round(got[0], 4), round(got[1], 4))
+    # Per-call rounding first: mean_V and mean_R are 4 dp before being averaged.
+    calls = [geo_consistency.phase_from_depths(_maps(3, 7)),
+             geo_consistency.phase_from_depths(_maps(3, 8))]
+    assert all(value == round(value, 4) for call in calls for value in call)
+    assert geo_consistency.combine(*calls) == (round((calls[0][0] + calls[1][0]) / 2, 4),
+                                               round(min(calls[0][1], calls[1][1]), 4))
+
+
+def test_min_max_normalisation_removes_scale_and_offset():
+    depth = _maps(1, seed=3)[0]
+    assert geo_consistency.geo_from_depths([depth, depth * 7 + 3, depth], [depth, depth]) == (
+        1.0, 1.0)
+
+
+def test_constant_map_is_a_zero_vector_and_scores_zero():
+    flat = np.full((10, 12), 4.0, dtype=np.float32)
+    varied = _maps(1, seed=4, shape=(10, 12))[0]
+    vector = geo_consistency.depth_vector(flat)
+    assert float(vector.abs().max()) == 0.0  # (d - min) / (0 + 1e-8) = 0 everywhere
+    assert geo_consistency.pair_similarities([flat, varied, flat]) == [0.0, 0.0]
+    assert geo_consistency.geo_from_depths([flat, flat, flat], [varied, varied, varied]) == (
+        0.5, 0.0)
+    assert _numpy_geo([flat, flat, flat], [varied, varied, varied]) == (0.5, 0.0)
+
+
+def test_eps_keeps_a_tiny_range_finite():
+    # The eps scales a map uniformly, which the L2 normalisation removes: it only
+    # decides the constant map (0 rather than 0/0 = NaN, above) and stays finite here.
+    depth = np.zeros((4, 4), dtype=np.float32)
+    depth[0, 0] = 1e-9  # range far below the 1e-8 eps: (d - min) / (1e-9 + 1e-8)
+    vector = geo_consistency.depth_vector(depth)
+    assert np.isfinite(vector.numpy()).all() and float(vector.norm()) == pytest.approx(1.0)
+
+
+def test_negative_cosine_impossible_but_clip_is_applied():
+    # Min-max maps are >= 0, so cosines are >= 0; a single-pixel swap gives exactly 0.
+    a = np.zeros((2, 2), dtype=np.float32)
+    a[0, 0] = 1.0
+    b = np.zeros((2, 2), dtype=np.float32)
+    b[1, 1] = 1.0
+    assert geo_consistency.pair_similarities([a, b]) == [0.0]
+
+
+def test_short_phases_score_zero_and_still_combine():
+    maps = _maps(3, seed=5)
+    _, mean_r, min_r = _numpy_call(maps)
+    assert geo_consistency.phase_from_depths([]) == (0.0, 0.0)
+    assert geo_consistency.phase_from_depths(maps[:1]) == (0.0, 0.0)
+    assert geo_consistency.geo_from_depths([], maps) == (round(mean_r / 2, 4), 0.0)
+
+
+def _clip(num_frames, seed=0):
+    rng = np.random.default_rng(seed)
+    base = rng.integers(0, 256, (60, 96, 3)).astype(np.float64)
+    steps = rng.normal(0, 14, (num_frames, 60, 96, 3)).cumsum(axis=0)
+    return np.clip(base[None] + steps, 0, 255).astype(np.uint8)
+
+
+def test_clip_path_is_one_batched_call_matching_per_frame_calls(loaded):
+    model, processor = loaded
+    frames = _clip(16)
+    calls = []
+    handle = model.register_forward_hook(lambda m, a, kw, out: calls.append(kw), with_kwargs=True)
+    try:
+        result = geo_consistency.geo_details(frames, 6, 10, model, processor, "cpu")
+    finally:
+        handle.remove()
+    assert [(p.name, p.start, p.end, p.indices) for p in result.phases] == [
+        ("V", 0, 6, (0, 3, 6)), ("R", 10, 15, (10, 12, 15))]
+    assert len(calls) == 1 and calls[0]["pixel_values"].shape[0] == 6
+    single = {i: depth_anything.depth_maps(model, processor, [frames[i]], "cpu")[0].numpy()
+              for i in (0, 3, 6, 10, 12, 15)}
+    for phase in result.phases:
+        sims, mean, minimum = _numpy_call([single[i] for i in phase.indices])
+        np.testing.assert_allclose(phase.pair_similarities, sims, atol=1e-5, rtol=0)
+        assert abs(phase.mean - mean) <= 1e-4 + 1e-9 and abs(phase.min - minimum) <= 1e-4 + 1e-9
+    assert (result.mean, result.min) == geo_consistency.combine(
+        *[(p.mean, p.min) for p in result.phases])
+    assert geo_consistency.geo_consistency(frames, 6, 10, model, processor, "cpu") == (
+        result.mean, result.min)
+
+
+def test_shared_boundary_frame_and_single_frame_phase(loaded):
+    model, processor = loaded
+    frames = _clip(6, seed=1)
+    calls = []
+    handle = model.register_forward_hook(lambda m, a, kw, out: calls.append(kw), with_kwargs=True)
+    try:
+        result = geo_consistency.geo_details(frames, 5, 5, model, processor, "cpu")
+    finally:
+        handle.remove()
+    phase_v, phase_r = result.phases
+    assert (phase_v.indices, phase_r.indices) == ((0, 2, 5), ())
+    assert (phase_r.mean, phase_r.min) == (0.0, 0.0)
+    assert calls[0]["pixel_values"].shape[0] == 3
+    assert (result.mean, result.min) == (round(phase_v.mean / 2, 4), 0.0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(pytest.main([__file__, "-q"]))
