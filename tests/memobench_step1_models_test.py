@@ -21,6 +21,12 @@ from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import bundled_sample
 from benchmarks.memobench import runner
 from benchmarks.memobench.step1.prepare import Step1Settings
+from metrics.depth import depth_anything
+from metrics.depth import geo_consistency
+from metrics.depth import tiny_checkpoint as depth_tiny
+from metrics.dinov2 import backbone
+from metrics.dinov2 import identity
+from metrics.dinov2 import tiny_checkpoint as dinov2_tiny
 from metrics.flow import raft
 from metrics.flow import warp_error
 from metrics.lpips import lpips
@@ -44,6 +50,8 @@ def run(tmp_path_factory):
     raft_path.parent.mkdir(parents=True)
     torch.save(raft.build_raft_large().state_dict(), raft_path)
     random_checkpoints.write_random_checkpoints(ckpt)
+    dinov2_tiny.save_tiny_dinov2(ckpt)
+    depth_tiny.save_tiny_depth_anything(ckpt)
 
     mp = pytest.MonkeyPatch()
     mp.setattr(raft, "RAFT_LARGE", dataclasses.replace(raft.RAFT_LARGE, sha256=""))
@@ -111,3 +119,31 @@ def test_the_real_pins_refuse_random_weights(run):
     prepared = prepare.prepare(card_settings, ["MotionSmoothness", "GT_ALL_LPIPS"])
     assert "expected sha256 ff5fadd5" in prepared.unavailable["MotionSmoothness"][0]
     assert "expected sha256 7be5be79" in prepared.unavailable["GT_ALL_LPIPS"][0]
+
+
+def _frames_and_keyframes(run):
+    _, sample, _, gen, _, _ = run
+    frames = frames_lib.load_frames(gen / "Synthetic" / "Barnyard" / "Barnyard_001" / "frames",
+                                    max_side=640)
+    return frames, int(sample["diagnostics"]["h_start"]), int(sample["diagnostics"]["r_start"])
+
+
+def test_object_identity_and_geo3d_equal_the_metrics_called_directly(run):
+    card, sample, _, _, _, ckpt = run
+    frames, h, r = _frames_and_keyframes(run)
+    dino = backbone.load_dinov2(ckpt / backbone.DINOV2_BASE.name, "cpu")
+    mean, minimum = identity.object_identity(frames, r, dino, "cpu")
+    assert (sample["metrics"]["raw:ObjIdentityMean"], sample["metrics"]["raw:ObjIdentityMin"]) == (
+        mean, minimum)
+    model, processor = depth_anything.load_depth_anything(
+        ckpt / depth_anything.DEPTH_ANYTHING_V2_SMALL.name, "cpu")
+    geo_mean, geo_min = geo_consistency.geo_consistency(frames, h, r, model, processor, "cpu")
+    assert sample["metrics"]["raw:GeoConsistencyMean"] == pytest.approx(geo_mean, abs=1e-4)
+    assert sample["metrics"]["raw:GeoConsistencyMin"] == pytest.approx(geo_min, abs=1e-4)
+    for metric, raw_mean, raw_min in (("ObjIdentityConsistency", mean, minimum),
+                                      ("Geo3DConsistency", geo_mean, geo_min)):
+        result = _metric(card, metric)
+        assert result.available and result.backend.official, metric
+        pct = lambda x: float(np.clip(np.round(x * 100, 1), 0, 100))  # noqa: E731
+        assert sample["metrics"][metric] == pytest.approx(
+            round(0.7 * pct(raw_mean) + 0.3 * pct(raw_min), 2), abs=0.011)

@@ -86,7 +86,7 @@ def open_clip_transform(image: Image.Image, size: int = DEFAULT_IMAGE_SIZE) -> t
     """
     if size <= 0:
         raise ValueError(f"size must be positive, got {size}")
-    resized = tvf.resize(image, size, interpolation=InterpolationMode.BILINEAR)
+    resized = tvf.resize(image, size, interpolation=InterpolationMode.BICUBIC)
     cropped = tvf.center_crop(resized, size)
     tensor = tvf.to_tensor(cropped.convert("RGB"))
     return tvf.normalize(tensor, OPENAI_CLIP_MEAN, OPENAI_CLIP_STD)
