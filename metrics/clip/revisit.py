@@ -63,7 +63,7 @@ def revisit_pairs(r: int, r_gt: int, num_frames: int, gt_total: int) -> List[Tup
     if not 0 <= r_gt <= gt_total - 1:
         raise ValueError(f"need 0 <= r_gt <= gt_total-1, got r_gt={r_gt}, gt_total={gt_total}")
     n_gt_last = gt_total - 1
-    return [(round(r_gt + k * (n_gt_last - r_gt) / 2), round(r + k * (num_frames - 1 - r) / 2))
+    return [(int(r_gt + k * (n_gt_last - r_gt) / 2), int(r + k * (num_frames - 1 - r) / 2))
             for k in range(NUM_PAIRS)]
 
 
