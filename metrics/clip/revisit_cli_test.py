@@ -117,7 +117,10 @@ def test_video_reference_gt_total_override_and_quick_gelu(tmp_path, data):
     record = _run_json(tmp_path, data, f"--reference={data['video']}", "--r_start=5",
                        "--r_start_gt=10", "--clip_activation=quick_gelu")
     assert record["gt_total"] == frames_lib.video_frame_count(data["video"]) == 30
-    read = lambda idx: frames_lib.read_video_frames(data["video"], idx)  # noqa: E731
+
+    def read(indices):
+        return frames_lib.read_video_frames(data["video"], indices)
+
     _check(record, _expected(data, 5, 10, 30, read, activation="quick_gelu"))
     record = _run_json(tmp_path, data, f"--reference={data['video']}", "--r_start=5",
                        "--r_start_gt=10", "--gt_total=25")

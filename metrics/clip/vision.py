@@ -12,15 +12,16 @@ rounding, not bit for bit.
 
 The activation is a real difference, and a version-dependent one. OpenAI trained
 CLIP with QuickGELU (x * sigmoid(1.702 x)), which is what the HF config says
-(`hidden_act="quick_gelu"`). open_clip < 2.29 loaded the "openai" tag through a
-special path that always used QuickGELU. Since open_clip 2.29 (PR #970, Oct 2024;
-all 3.x releases) the plain "ViT-L-14" / "ViT-B-32" configs build nn.GELU (exact,
-erf) and loading the "openai" tag only warns ("QuickGELU mismatch between final
-model config (quick_gelu=False) and pretrained tag 'openai' (quick_gelu=True)").
-MemoBench asks for `open-clip-torch>=2.24` with no upper bound and names the plain
-archs, so a current install computes its numbers with GELU. `activation` chooses:
-"gelu" (OFFICIAL_ACTIVATION, what MemoBench's pinned requirements give today) or
-"quick_gelu" (the weights as trained; open_clip 2.24-2.28).
+(`hidden_act="quick_gelu"`). Older open_clip loaded the "openai" tag through a
+special path (load_openai_model) that always used QuickGELU. open_clip PR #970
+(Oct 2024; released in 2.29, and all 3.x) removed that path: the plain "ViT-L-14"
+/ "ViT-B-32" configs build nn.GELU (exact, erf) and loading the "openai" tag only
+warns ("QuickGELU mismatch between final model config (quick_gelu=False) and
+pretrained tag 'openai' (quick_gelu=True)"). MemoBench asks for
+`open-clip-torch>=2.24` with no upper bound and names the plain archs, so a
+current install computes its numbers with GELU. `activation` chooses: "gelu"
+(OFFICIAL_ACTIVATION, what MemoBench's requirements install today) or
+"quick_gelu" (the weights as trained; open_clip before PR #970).
 
 Weights are read from the snapshot's `model.safetensors` and loaded strictly:
 a full CLIPModel checkpoint may also hold the text tower (`text_model.*`,

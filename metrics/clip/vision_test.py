@@ -8,7 +8,6 @@ metrics.clip.reference_transform (PIL/numpy), independently of image_transform.
 
 import json
 
-import numpy as np
 import pytest
 from safetensors.torch import load_file
 from safetensors.torch import save_file
