@@ -21,6 +21,10 @@ from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import bundled_sample
 from benchmarks.memobench import runner
 from benchmarks.memobench.step1.prepare import Step1Settings
+from metrics.clip import aesthetic
+from metrics.clip import random_models as clip_models
+from metrics.clip import revisit
+from metrics.clip import vision
 from metrics.depth import depth_anything
 from metrics.depth import geo_consistency
 from metrics.depth import tiny_checkpoint as depth_tiny
@@ -51,6 +55,9 @@ def run(tmp_path_factory):
     torch.save(raft.build_raft_large().state_dict(), raft_path)
     random_checkpoints.write_random_checkpoints(ckpt)
     dinov2_tiny.save_tiny_dinov2(ckpt)
+    clip_models.write_clip_snapshot(ckpt / aesthetic.CLIP_VIT_L14.name, projection_dim=768)
+    clip_models.write_head(ckpt / aesthetic.AESTHETIC_HEAD.name / aesthetic.AESTHETIC_HEAD.filename)
+    clip_models.write_clip_snapshot(ckpt / revisit.CLIP_VIT_B32.name, projection_dim=512, seed=1)
     depth_tiny.save_tiny_depth_anything(ckpt)
 
     mp = pytest.MonkeyPatch()
@@ -147,3 +154,32 @@ def test_object_identity_and_geo3d_equal_the_metrics_called_directly(run):
         pct = lambda x: float(np.clip(np.round(x * 100, 1), 0, 100))  # noqa: E731
         assert sample["metrics"][metric] == pytest.approx(
             round(0.7 * pct(raw_mean) + 0.3 * pct(raw_min), 2), abs=0.011)
+
+
+def test_aesthetic_and_revisit_equal_the_metrics_called_directly(run):
+    card, sample, inputs, _, _, ckpt = run
+    frames, _, r = _frames_and_keyframes(run)
+    model = aesthetic.load_aesthetic(ckpt / aesthetic.CLIP_VIT_L14.name,
+                                     ckpt / aesthetic.AESTHETIC_HEAD.name
+                                     / aesthetic.AESTHETIC_HEAD.filename, "cpu")
+    direct = aesthetic.aesthetic_score(frames, 4, model, "cpu")
+    assert sample["metrics"]["raw:AestheticScore"] == pytest.approx(direct, abs=1e-4)
+    assert sample["metrics"]["AestheticScore"] == sample["metrics"]["raw:AestheticScore"]
+    assert "VisualQuality" not in sample["metrics"]  # needs CLIP-IQA+ too: never half a score
+    assert "CLIP-IQA+" in _metric(card, "VisualQuality").unavailable_reason
+
+    encoder = vision.load_clip_vision(ckpt / revisit.CLIP_VIT_B32.name, "cpu")
+    gt_dir = inputs.data_root / "Synthetic_processed" / "Barnyard" / "Barnyard_001" / "RGB1"
+    files = frames_lib.list_frame_files(gt_dir)
+    value = revisit.gt_revisit_similarity(
+        frames, lambda idx: [frames_lib.read_image(files[i]) for i in idx], r,
+        _r_gt(inputs),
+        int(sample["diagnostics"]["gt_frames"]), encoder, "cpu")
+    assert sample["metrics"]["raw:GTRevisitSim"] == pytest.approx(value, abs=1e-4)
+    assert _metric(card, "GTRevisitSim").available
+
+
+def _r_gt(inputs):
+    import pandas as pd  # pylint: disable=import-outside-toplevel
+    sheet = pd.read_excel(inputs.data_root / "Synthetic_processed" / "Synthetic_ExitReenter.xlsx")
+    return int(sheet.set_index("video_folder").loc["Barnyard_001", "re-enter"])

@@ -65,7 +65,10 @@ def aesthetic(settings, device) -> family.Family:
         "aesthetic", ("AestheticScore",), compute,
         _backend("laion-aesthetic-clip-vit-l14", "openai/clip-vit-large-patch14 + "
                  "sac+logos+ava1-l14-linearMSE.pth",
-                 "transformers CLIP with open_clip's OpenAI preprocessing reproduced"),
+                 "transformers CLIP with open_clip's OpenAI preprocessing reproduced; GELU "
+                 "activation as current open_clip builds ViT-L-14/'openai' (older open_clip "
+                 "used QuickGELU for these weights: the official number depends on the "
+                 "open_clip version, which MemoBench does not pin)"),
         (tower_ref, head_ref))
 
 
@@ -90,4 +93,6 @@ def gt_revisit(settings, device) -> family.Family:
 
     return family.FunctionFamily(
         "gt_revisit", ("GTRevisitSim",), compute,
-        _backend("clip-vit-b32", "openai/clip-vit-base-patch32"), (ref,))
+        _backend("clip-vit-b32", "openai/clip-vit-base-patch32",
+                 "GELU activation as current open_clip builds ViT-B-32/'openai' (see "
+                 "AestheticScore's note)"), (ref,))
