@@ -29,12 +29,11 @@ from absl import app
 from absl import flags
 
 from metrics import cli_support
-from metrics import device as device_lib
+from metrics import model_cli
 from metrics.checkpoints import resolver
 from metrics.depth import depth_anything
 from metrics.depth import geo_consistency
 from metrics.video import frames as frames_lib
-from metrics.video import sampling
 
 _FRAMES = flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file.")
 _H_START = flags.DEFINE_integer(
@@ -56,20 +55,11 @@ _DEVICE = flags.DEFINE_string("device", "auto", "auto, cpu, cuda or cuda:N.")
 _JSON = flags.DEFINE_boolean("json", False, "Print one JSON object instead of text.")
 
 
-class ConfigError(ValueError):
-    """Unusable configuration: keyframes out of range or a bad --device."""
+ConfigError = model_cli.ConfigError
 
 
 def _keyframes(num_frames):
-    """(h, r, defaulted) from the flags, checked against the clip length."""
-    defaulted = _H_START.value is None or _R_START.value is None
-    h = num_frames // 3 if _H_START.value is None else _H_START.value
-    r = 2 * num_frames // 3 if _R_START.value is None else _R_START.value
-    try:
-        sampling.phase_ranges(h, r, num_frames)
-    except ValueError as e:
-        raise ConfigError(f"--h_start/--r_start: {e}") from e
-    return h, r, defaulted
+    return model_cli.keyframes(num_frames, _H_START.value, _R_START.value)
 
 
 def _model():
@@ -80,22 +70,15 @@ def _model():
         resolver.CheckpointUnavailable: The weights cannot be found.
         FileNotFoundError: The snapshot folder lacks its configs.
     """
-    try:
-        device = device_lib.resolve_device(_DEVICE.value)
-    except ValueError as e:
-        raise ConfigError(str(e)) from e
-    explicit = _CHECKPOINT.value and str(cli_support.user_path(_CHECKPOINT.value))
-    checkpoint_dir = _CHECKPOINT_DIR.value and str(cli_support.user_path(_CHECKPOINT_DIR.value))
+    device = model_cli.device(_DEVICE.value)
     spec = depth_anything.DEPTH_ANYTHING_V2_SMALL
-    found = resolver.resolve(spec, explicit_path=explicit, checkpoint_dir=checkpoint_dir,
-                             offline=_OFFLINE.value)
+    found, checkpoint = model_cli.resolve(spec, _CHECKPOINT.value, _CHECKPOINT_DIR.value,
+                                          _OFFLINE.value)
     try:
         model, processor = depth_anything.load_depth_anything(found.path, device)
     except FileNotFoundError as e:
         raise resolver.CheckpointUnavailable(
-            f"{e}; fetch it with: {spec.fetch_command(checkpoint_dir)}") from e
-    checkpoint = {"name": found.spec.name, "path": str(found.path), "sha256": found.sha256,
-                  "source": found.source, "revision": found.revision}
+            f"{e}; fetch it with: {model_cli.fetch_hint(spec, _CHECKPOINT_DIR.value)}") from e
     return model, processor, device, checkpoint
 
 

@@ -29,13 +29,12 @@ from absl import app
 from absl import flags
 
 from metrics import cli_support
-from metrics import device as device_lib
+from metrics import model_cli
 from metrics.checkpoints import resolver
 from metrics.flow import opencv_dis
 from metrics.flow import raft
 from metrics.flow import warp_error
 from metrics.video import frames as frames_lib
-from metrics.video import sampling
 
 _FRAMES = flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file.")
 _H_START = flags.DEFINE_integer(
@@ -64,23 +63,11 @@ _BATCH_SIZE = flags.DEFINE_integer(
 _JSON = flags.DEFINE_boolean("json", False, "Print one JSON object instead of text.")
 
 
-class ConfigError(ValueError):
-    """Unusable configuration: keyframes out of range or a bad --device."""
+ConfigError = model_cli.ConfigError
 
 
 def _keyframes(num_frames):
-    """(h, r, defaulted) from the flags, checked against the clip length.
-
-    `defaulted` is True when either keyframe was not given (N//3, 2N//3 used).
-    """
-    defaulted = _H_START.value is None or _R_START.value is None
-    h = num_frames // 3 if _H_START.value is None else _H_START.value
-    r = 2 * num_frames // 3 if _R_START.value is None else _R_START.value
-    try:
-        sampling.phase_ranges(h, r, num_frames)
-    except ValueError as e:
-        raise ConfigError(f"--h_start/--r_start: {e}") from e
-    return h, r, defaulted
+    return model_cli.keyframes(num_frames, _H_START.value, _R_START.value)
 
 
 def _flow_backend():
@@ -92,16 +79,10 @@ def _flow_backend():
     """
     if _FLOW_BACKEND.value == "dis":
         return opencv_dis.DisFlow(), "cpu", None
-    try:
-        device = device_lib.resolve_device(_DEVICE.value)
-    except ValueError as e:
-        raise ConfigError(str(e)) from e
-    raft_checkpoint = _RAFT_CHECKPOINT.value and str(cli_support.user_path(_RAFT_CHECKPOINT.value))
-    checkpoint_dir = _CHECKPOINT_DIR.value and str(cli_support.user_path(_CHECKPOINT_DIR.value))
-    found = raft.resolve_raft(raft_checkpoint, checkpoint_dir, _OFFLINE.value)
+    device = model_cli.device(_DEVICE.value)
+    found, checkpoint = model_cli.resolve(raft.RAFT_LARGE, _RAFT_CHECKPOINT.value,
+                                          _CHECKPOINT_DIR.value, _OFFLINE.value)
     model = raft.load_raft(found.path, device)
-    checkpoint = {"name": found.spec.name, "path": str(found.path), "sha256": found.sha256,
-                  "source": found.source}
     return raft.RaftFlow(model, device, _BATCH_SIZE.value), str(device), checkpoint
 
 
