@@ -4,12 +4,40 @@ Each binary keeps its own flags; these turn flag values into checked settings wi
 same messages everywhere (ConfigError and CheckpointUnavailable both mean exit 2).
 """
 
+import dataclasses
 from typing import Optional, Tuple
+
+from absl import flags
 
 from metrics import cli_support
 from metrics import device as device_lib
 from metrics.checkpoints import resolver
 from metrics.video import sampling
+
+
+@dataclasses.dataclass(frozen=True)
+class ClipFlags:
+    """The flags that name a clip and its MemoBench keyframes."""
+
+    frames: flags.FlagHolder
+    h_start: flags.FlagHolder
+    r_start: flags.FlagHolder
+    max_side: flags.FlagHolder
+
+
+def define_clip_flags() -> ClipFlags:
+    """--frames, --h_start, --r_start, --max_side (call once, at a binary's top level)."""
+    return ClipFlags(
+        frames=flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file."),
+        h_start=flags.DEFINE_integer(
+            "h_start", None, "H keyframe index (end of the V phase) in the clip. "
+            "Default: N//3.", lower_bound=0),
+        r_start=flags.DEFINE_integer(
+            "r_start", None, "R keyframe index (start of the R phase) in the clip. "
+            "Default: 2N//3.", lower_bound=0),
+        max_side=flags.DEFINE_integer(
+            "max_side", 640, "Frames whose longer side exceeds this are shrunk (INTER_AREA) "
+            "first.", lower_bound=1))
 
 
 class ConfigError(ValueError):

@@ -35,16 +35,8 @@ from metrics.depth import depth_anything
 from metrics.depth import geo_consistency
 from metrics.video import frames as frames_lib
 
-_FRAMES = flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file.")
-_H_START = flags.DEFINE_integer(
-    "h_start", None, "H keyframe index (end of the V phase) in the clip. Default: N//3.",
-    lower_bound=0)
-_R_START = flags.DEFINE_integer(
-    "r_start", None, "R keyframe index (start of the R phase) in the clip. Default: 2N//3.",
-    lower_bound=0)
-_MAX_SIDE = flags.DEFINE_integer(
-    "max_side", 640, "Frames whose longer side exceeds this are shrunk (INTER_AREA) first.",
-    lower_bound=1)
+_CLIP = model_cli.define_clip_flags()
+_FRAMES, _H_START, _R_START, _MAX_SIDE = _CLIP.frames, _CLIP.h_start, _CLIP.r_start, _CLIP.max_side
 _CHECKPOINT = flags.DEFINE_string(
     "checkpoint", None, "The Depth-Anything-V2-Small-hf snapshot folder (config.json, "
     "preprocessor_config.json, model.safetensors).")

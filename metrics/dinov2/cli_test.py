@@ -6,45 +6,27 @@ nothing can be downloaded. Expected values come from metrics.dinov2.identity run
 in-process on the same frames (PNG is lossless) and the same checkpoint.
 """
 
-import json
-import os
-import pathlib
-import subprocess
-
-import cv2
 import numpy as np
 import pytest
 
 from metrics.dinov2 import backbone
 from metrics.dinov2 import identity
 from metrics.dinov2 import tiny_checkpoint
+from metrics.testing import binary_runner
 
-_TIMEOUT_S = 300
 _FETCH = "huggingface-cli download facebook/dinov2-base --revision main --local-dir"
 
 
 def _binary():
-    srcdir = os.environ.get("TEST_SRCDIR")
-    assert srcdir, "run with bazel test: the binary comes from the runfiles"
-    path = pathlib.Path(srcdir) / "worldeval" / "metrics" / "dinov2" / "object_identity"
-    assert path.is_file(), f"missing binary {path}"
-    return path
+    return binary_runner.binary("metrics/dinov2", "object_identity")
 
 
 def _run(tmp_path, *args):
-    env = dict(os.environ, HF_HUB_OFFLINE="1")
-    for name in ("HOME", "TORCH_HOME", "XDG_CACHE_HOME", "HF_HOME"):
-        env[name] = str(tmp_path / "env" / name)
-    return subprocess.run([str(_binary()), *args], capture_output=True, text=True,
-                          check=False, timeout=_TIMEOUT_S, env=env)
+    return binary_runner.run(_binary(), tmp_path, *args)
 
 
 def _run_json(tmp_path, *args):
-    done = _run(tmp_path, "--json", "--device=cpu", *args)
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert len(lines) == 1, done.stdout
-    return json.loads(lines[0])
+    return binary_runner.run_json(_binary(), tmp_path, *args)
 
 
 @pytest.fixture(scope="module")
@@ -56,14 +38,7 @@ def checkpoint_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def clip_folder(tmp_path_factory):
-    rng = np.random.default_rng(0)
-    base = rng.integers(0, 256, (72, 96, 3)).astype(np.float64)
-    steps = rng.normal(0, 10, (15, 72, 96, 3)).cumsum(axis=0)
-    frames = np.clip(base[None] + steps, 0, 255).astype(np.uint8)
-    folder = tmp_path_factory.mktemp("clip")
-    for i, frame in enumerate(frames):
-        assert cv2.imwrite(str(folder / f"frame_{i:04d}.png"), frame)
-    return folder, frames
+    return binary_runner.random_walk_clip(tmp_path_factory.mktemp("clip"), 15, 72, 96, 10)
 
 
 def test_json_matches_library(tmp_path, checkpoint_dir, clip_folder):

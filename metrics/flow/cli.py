@@ -36,18 +36,10 @@ from metrics.flow import raft
 from metrics.flow import warp_error
 from metrics.video import frames as frames_lib
 
-_FRAMES = flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file.")
-_H_START = flags.DEFINE_integer(
-    "h_start", None, "H keyframe index (end of the V phase) in the clip. Default: N//3.",
-    lower_bound=0)
-_R_START = flags.DEFINE_integer(
-    "r_start", None, "R keyframe index (start of the R phase) in the clip. Default: 2N//3.",
-    lower_bound=0)
+_CLIP = model_cli.define_clip_flags()
+_FRAMES, _H_START, _R_START, _MAX_SIDE = _CLIP.frames, _CLIP.h_start, _CLIP.r_start, _CLIP.max_side
 _SAMPLE_STEP = flags.DEFINE_integer(
     "sample_step", 4, "Frame stride within a phase (MemoBench passes 4).", lower_bound=1)
-_MAX_SIDE = flags.DEFINE_integer(
-    "max_side", 640, "Frames whose longer side exceeds this are shrunk (INTER_AREA) first.",
-    lower_bound=1)
 _FLOW_BACKEND = flags.DEFINE_enum(
     "flow_backend", "raft", ["raft", "dis"],
     "raft: RAFT-large, the official backend. dis: OpenCV DIS, weight-free, NOT official.")
