@@ -37,20 +37,19 @@ def load_gt_poses(gt, num_frames: int):
                             + ", ".join(str(p) for p in gt.pose_candidates))
 
 
-class ClassicalCameraControllability(family.Family):
-    """Rotations from feature matches between consecutive frames (NOT official)."""
+class CameraControllability(family.Family):
+    """The official scoring of estimated against GT rotations; subclasses estimate."""
 
     name = "camera_controllability"
     metric_ids = ("CameraControllability",)
 
+    def estimate(self, ctx: family.ClipContext):
+        """(N, 3, 3) rotations or (N, 4, 4) cam2world poses, one per generated frame."""
+        raise NotImplementedError
+
     def compute(self, ctx: family.ClipContext) -> family.FamilyResult:
-        n = len(ctx.frames)
-        gt = load_gt_poses(ctx.gt, n)
-        k_gt = intrinsics_lib.camera_matrix(*ctx.gt.intrinsics)
-        k = intrinsics_lib.rescale(k_gt, gt_image_size(ctx.gt.source),
-                                   (ctx.frames.shape[2], ctx.frames.shape[1]))
-        estimate = two_view_rotation.estimate_rotations(ctx.frames, k)
-        result = rotation_ate.camera_controllability(gt, estimate.rotations)
+        gt = load_gt_poses(ctx.gt, len(ctx.frames))
+        result = rotation_ate.camera_controllability(gt, self.estimate(ctx))
         if result is None:  # fewer than two poses: upstream's None
             return family.FamilyResult({c: None for c in COLUMNS},
                                        {"CameraControllability": "fewer than 2 poses"})
@@ -58,3 +57,29 @@ class ClassicalCameraControllability(family.Family):
             "CameraControllability": result.camera_controllability,
             "ATE_RotDeg": result.ate_rot_deg, "TotalGT_RotDeg": result.total_gt_rot_deg,
             "MeanRotErrorDeg": result.mean_rot_error_deg})
+
+
+class ClassicalCameraControllability(CameraControllability):
+    """Rotations from feature matches between consecutive frames (NOT official)."""
+
+    def estimate(self, ctx: family.ClipContext):
+        k_gt = intrinsics_lib.camera_matrix(*ctx.gt.intrinsics)
+        k = intrinsics_lib.rescale(k_gt, gt_image_size(ctx.gt.source),
+                                   (ctx.frames.shape[2], ctx.frames.shape[1]))
+        return two_view_rotation.estimate_rotations(ctx.frames, k).rotations
+
+
+class MapAnythingCameraControllability(CameraControllability):
+    """MapAnything poses of all frames in one pass (the official estimator).
+
+    Upstream swallows any MapAnything exception into a None score; here the exception
+    still fails only this clip, and its message is recorded as the clip's error.
+    """
+
+    def __init__(self, model, backend, checkpoints=()):
+        super().__init__(backend, checkpoints)
+        self._model = model
+
+    def estimate(self, ctx: family.ClipContext):
+        from metrics.camera import mapanything_poses  # pylint: disable=import-outside-toplevel
+        return mapanything_poses.estimate_poses(self._model, ctx.frames)

@@ -106,11 +106,13 @@ def prepare(settings: Step1Settings, metric_ids) -> Prepared:
             from benchmarks.memobench.step1 import camera  # pylint: disable=import-outside-toplevel
             families.append(camera.ClassicalCameraControllability(CLASSICAL_CAMERA_BACKEND))
         else:
-            unavailable["CameraControllability"] = (
-                "MapAnything (facebook/map-anything-apache), the official pose estimator, is not "
-                "installed: it is not on PyPI (see the MemoBench runtime profile); pass "
-                "--camera_backend=classical for a weight-free, non-official estimate",
-                MAPANYTHING_BACKEND)
+            try:
+                families.append(_mapanything_family(settings))
+            except (ModuleNotFoundError, resolver.CheckpointUnavailable) as e:
+                unavailable["CameraControllability"] = (
+                    f"MapAnything, the official pose estimator, is unavailable: {e}; pass "
+                    "--camera_backend=classical for a weight-free, non-official estimate",
+                    MAPANYTHING_BACKEND)
     for metric, builder_name, what in _HF_FAMILIES:
         if metric in wanted:
             try:
@@ -136,6 +138,22 @@ def _load_lpips(settings: Step1Settings):
     model = lpips.load_lpips_alex(alexnet.path, lin.path, device_lib.resolve_device(settings.device))
     return (lambda gt, gen: lpips.lpips_distance_pairs(model, gt, gen, batch_size=16),
             (alexnet_ref, lin_ref))
+
+
+def _mapanything_family(settings: Step1Settings):
+    """CameraControllability on MapAnything poses; raises ModuleNotFoundError when the
+    package is not installed, CheckpointUnavailable when its weights are missing."""
+    from benchmarks.memobench.step1 import camera  # pylint: disable=import-outside-toplevel
+    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
+    from metrics.camera import mapanything_poses  # pylint: disable=import-outside-toplevel
+    if not mapanything_poses.is_installed():
+        raise ModuleNotFoundError("the mapanything package is not installed (it is not on "
+                                  "PyPI): " + mapanything_poses.INSTALL_HINT)
+    found, ref = step1_checkpoints.resolve(mapanything_poses.MAPANYTHING_APACHE, settings,
+                                           "CameraControllability")
+    model = mapanything_poses.load_mapanything(found.path,
+                                               device_lib.resolve_device(settings.device))
+    return camera.MapAnythingCameraControllability(model, MAPANYTHING_BACKEND, (ref,))
 
 
 def _motion_family(settings: Step1Settings):
