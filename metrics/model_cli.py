@@ -1,17 +1,23 @@
-"""What the model-based metric binaries share: keyframes, device and checkpoints.
+"""What the model-based metric binaries share: flags, keyframes, device, checkpoints
+and the main body (errors of input or configuration exit 2 with one message line).
 
-Each binary keeps its own flags; these turn flag values into checked settings with the
-same messages everywhere (ConfigError and CheckpointUnavailable both mean exit 2).
+Each binary keeps its own metric-specific flags; these turn flag values into checked
+settings with the same messages everywhere.
 """
 
 import dataclasses
-from typing import Optional, Tuple
+import json
+import sys
+from typing import Callable, Optional, Sequence, Tuple
 
+import numpy as np
+from absl import app
 from absl import flags
 
 from metrics import cli_support
 from metrics import device as device_lib
 from metrics.checkpoints import resolver
+from metrics.video import frames as frames_lib
 from metrics.video import sampling
 
 
@@ -38,6 +44,25 @@ def define_clip_flags() -> ClipFlags:
         max_side=flags.DEFINE_integer(
             "max_side", 640, "Frames whose longer side exceeds this are shrunk (INTER_AREA) "
             "first.", lower_bound=1))
+
+
+@dataclasses.dataclass(frozen=True)
+class ModelFlags:
+    """The flags every model-based binary has."""
+
+    checkpoint_dir: flags.FlagHolder
+    offline: flags.FlagHolder
+    device: flags.FlagHolder
+    json: flags.FlagHolder
+
+
+def define_model_flags(checkpoint_dir_help: str) -> ModelFlags:
+    """--checkpoint_dir, --offline, --device, --json (call once, at top level)."""
+    return ModelFlags(
+        checkpoint_dir=flags.DEFINE_string("checkpoint_dir", None, checkpoint_dir_help),
+        offline=flags.DEFINE_boolean("offline", False, "Never download a checkpoint."),
+        device=flags.DEFINE_string("device", "auto", "auto, cpu, cuda or cuda:N."),
+        json=flags.DEFINE_boolean("json", False, "Print one JSON object instead of text."))
 
 
 class ConfigError(ValueError):
@@ -77,5 +102,77 @@ def resolve(spec: resolver.CheckpointSpec, explicit: Optional[str],
     return found, record
 
 
+def load_model(spec: resolver.CheckpointSpec, explicit: Optional[str], model_flags: ModelFlags,
+               load_fn: Callable):
+    """(load_fn(path, device), device, checkpoint record) for a binary's flags.
+
+    Raises:
+        ConfigError: A bad --device.
+        resolver.CheckpointUnavailable: The weights cannot be found, or a snapshot folder
+            lacks its configs (the message says how to fetch them).
+    """
+    dev = device(model_flags.device.value)
+    checkpoint_dir = model_flags.checkpoint_dir.value
+    found, checkpoint = resolve(spec, explicit, checkpoint_dir, model_flags.offline.value)
+    try:
+        loaded = load_fn(found.path, dev)
+    except FileNotFoundError as e:
+        raise resolver.CheckpointUnavailable(
+            f"{e}; fetch it with: {fetch_hint(spec, checkpoint_dir)}") from e
+    return loaded, dev, checkpoint
+
+
+def pct(value: float) -> float:
+    """run_eval.py's `clip(x * 100, 0, 100).round(1)`."""
+    return float(np.round(np.clip(value * 100.0, 0.0, 100.0), 1))
+
+
+def blend_pct(mean: float, minimum: float) -> float:
+    """run_eval.py's 0.7 * mean_pct + 0.3 * min_pct on the rounded pct values, 2 dp."""
+    return float(np.round(0.7 * pct(mean) + 0.3 * pct(minimum), 2))
+
+
+def clip_record(frames_value: str, clip, h: int, r: int, defaulted: bool, dev,
+                checkpoint: dict) -> dict:
+    """The fields every keyframed clip binary reports about its input and model."""
+    num_frames, height, width = clip.shape[:3]
+    return {"frames": frames_value, "num_frames": int(num_frames),
+            "frame_size": [int(width), int(height)], "h_start": h, "r_start": r,
+            "keyframes_defaulted": defaulted, "device": str(dev), "checkpoint": checkpoint}
+
+
 def fetch_hint(spec: resolver.CheckpointSpec, checkpoint_dir: Optional[str]) -> str:
     return spec.fetch_command(checkpoint_dir and str(cli_support.user_path(checkpoint_dir)))
+
+
+def keyframes_text(record: dict) -> str:
+    """The keyframes line of a text report, warning when they were defaulted."""
+    text = f"h_start={record['h_start']}, r_start={record['r_start']}"
+    if record["keyframes_defaulted"]:
+        text += (" (DEFAULTED to N//3, 2N//3 where not given: pass --h_start/--r_start "
+                 "for the clip's real keyframes)")
+    return text
+
+
+def checkpoint_text(checkpoint: dict) -> str:
+    """One checkpoint record (from `resolve`) as text."""
+    return f"{checkpoint['path']} (sha256 {checkpoint['sha256']}, {checkpoint['source']})"
+
+
+def run_main(argv: Sequence[str], json_flag: flags.FlagHolder, evaluate: Callable[[], dict],
+             format_text: Callable[[dict], str]) -> int:
+    """A binary's main: `evaluate()` builds the record, printed as JSON or text.
+
+    Unusable input or configuration (ConfigError, FrameInputError, a checkpoint that
+    cannot be had) prints `error: ...` and returns exit code 2.
+    """
+    if len(argv) > 1:
+        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}",
+                             exitcode=cli_support.EXIT_BAD_INPUT)
+    try:
+        record = evaluate()
+    except (ConfigError, frames_lib.FrameInputError, resolver.CheckpointUnavailable) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return cli_support.EXIT_BAD_INPUT
+    print(json.dumps(record) if json_flag.value else format_text(record))
+    return cli_support.EXIT_OK

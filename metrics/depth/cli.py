@@ -20,17 +20,13 @@ keyframes out of range, weights unavailable: the message says how to fetch
 them); 1 internal error.
 """
 
-import json
-import sys
 from typing import Optional, Sequence
 
-import numpy as np
 from absl import app
 from absl import flags
 
 from metrics import cli_support
 from metrics import model_cli
-from metrics.checkpoints import resolver
 from metrics.depth import depth_anything
 from metrics.depth import geo_consistency
 from metrics.video import frames as frames_lib
@@ -40,11 +36,8 @@ _FRAMES, _H_START, _R_START, _MAX_SIDE = _CLIP.frames, _CLIP.h_start, _CLIP.r_st
 _CHECKPOINT = flags.DEFINE_string(
     "checkpoint", None, "The Depth-Anything-V2-Small-hf snapshot folder (config.json, "
     "preprocessor_config.json, model.safetensors).")
-_CHECKPOINT_DIR = flags.DEFINE_string(
-    "checkpoint_dir", None, "Folder searched for checkpoints (<dir>/depth_anything_v2_small/).")
-_OFFLINE = flags.DEFINE_boolean("offline", False, "Never download a checkpoint.")
-_DEVICE = flags.DEFINE_string("device", "auto", "auto, cpu, cuda or cuda:N.")
-_JSON = flags.DEFINE_boolean("json", False, "Print one JSON object instead of text.")
+_MODEL = model_cli.define_model_flags(
+    "Folder searched for checkpoints (<dir>/depth_anything_v2_small/).")
 
 
 ConfigError = model_cli.ConfigError
@@ -54,47 +47,13 @@ def _keyframes(num_frames):
     return model_cli.keyframes(num_frames, _H_START.value, _R_START.value)
 
 
-def _model():
-    """(model, processor, device, checkpoint record).
-
-    Raises:
-        ConfigError: A bad --device.
-        resolver.CheckpointUnavailable: The weights cannot be found.
-        FileNotFoundError: The snapshot folder lacks its configs.
-    """
-    device = model_cli.device(_DEVICE.value)
-    spec = depth_anything.DEPTH_ANYTHING_V2_SMALL
-    found, checkpoint = model_cli.resolve(spec, _CHECKPOINT.value, _CHECKPOINT_DIR.value,
-                                          _OFFLINE.value)
-    try:
-        model, processor = depth_anything.load_depth_anything(found.path, device)
-    except FileNotFoundError as e:
-        raise resolver.CheckpointUnavailable(
-            f"{e}; fetch it with: {model_cli.fetch_hint(spec, _CHECKPOINT_DIR.value)}") from e
-    return model, processor, device, checkpoint
-
-
-def _pct(value):
-    """run_eval's `clip(x * 100, 0, 100).round(1)`."""
-    return float(np.round(np.clip(value * 100.0, 0.0, 100.0), 1))
-
-
 def _record(result, clip, h, r, defaulted, device, checkpoint):
-    num_frames, height, width = clip.shape[:3]
-    mean_pct, min_pct = _pct(result.mean), _pct(result.min)
     return {
         "GeoConsistencyMean": result.mean,
         "GeoConsistencyMin": result.min,
-        "Geo3DConsistency": float(np.round(0.7 * mean_pct + 0.3 * min_pct, 2)),
+        "Geo3DConsistency": model_cli.blend_pct(result.mean, result.min),
         "backend": depth_anything.BACKEND_NAME,
-        "frames": _FRAMES.value,
-        "num_frames": int(num_frames),
-        "frame_size": [int(width), int(height)],
-        "h_start": h,
-        "r_start": r,
-        "keyframes_defaulted": defaulted,
-        "device": str(device),
-        "checkpoint": checkpoint,
+        **model_cli.clip_record(_FRAMES.value, clip, h, r, defaulted, device, checkpoint),
         "phases": [{"name": p.name, "start": p.start, "end": p.end, "indices": list(p.indices),
                     "pair_similarities": list(p.pair_similarities), "mean": p.mean,
                     "min": p.min} for p in result.phases],
@@ -104,17 +63,12 @@ def _record(result, clip, h, r, defaulted, device, checkpoint):
 def format_text(record):
     """Readable lines for a record built by _record (no trailing newline)."""
     width, height = record["frame_size"]
-    keyframes = f"h_start={record['h_start']}, r_start={record['r_start']}"
-    if record["keyframes_defaulted"]:
-        keyframes += (" (DEFAULTED to N//3, 2N//3 where not given: pass --h_start/--r_start "
-                      "for the clip's real keyframes)")
-    ckpt = record["checkpoint"]
     lines = [
         f"frames:             {record['frames']} ({record['num_frames']} frames, "
         f"{width}x{height})",
-        f"keyframes:          {keyframes}",
+        f"keyframes:          {model_cli.keyframes_text(record)}",
         f"backend:            {record['backend']} on {record['device']}",
-        f"checkpoint:         {ckpt['path']} (sha256 {ckpt['sha256']}, {ckpt['source']})",
+        f"checkpoint:         {model_cli.checkpoint_text(record['checkpoint'])}",
     ]
     for phase in record["phases"]:
         note = "" if phase["indices"] else " (a single frame: (0.0, 0.0), still combined)"
@@ -129,24 +83,18 @@ def format_text(record):
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str]) -> Optional[int]:
-    if len(argv) > 1:
-        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}",
-                             exitcode=cli_support.EXIT_BAD_INPUT)
-    if not _FRAMES.value:
-        raise app.UsageError("--frames is required", exitcode=cli_support.EXIT_BAD_INPUT)
-    try:
-        clip = frames_lib.load_frames(cli_support.user_path(_FRAMES.value),
-                                      max_side=_MAX_SIDE.value)
-        h, r, defaulted = _keyframes(len(clip))
-        model, processor, device, checkpoint = _model()
-    except (ConfigError, frames_lib.FrameInputError, resolver.CheckpointUnavailable) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return cli_support.EXIT_BAD_INPUT
+def _evaluate():
+    clip = frames_lib.load_frames(cli_support.user_path(_FRAMES.value), max_side=_MAX_SIDE.value)
+    h, r, defaulted = _keyframes(len(clip))
+    (model, processor), device, checkpoint = model_cli.load_model(
+        depth_anything.DEPTH_ANYTHING_V2_SMALL, _CHECKPOINT.value, _MODEL,
+        depth_anything.load_depth_anything)
     result = geo_consistency.geo_details(clip, h, r, model, processor, device)
-    record = _record(result, clip, h, r, defaulted, device, checkpoint)
-    print(json.dumps(record) if _JSON.value else format_text(record))
-    return cli_support.EXIT_OK
+    return _record(result, clip, h, r, defaulted, device, checkpoint)
+
+
+def main(argv: Sequence[str]) -> Optional[int]:
+    return model_cli.run_main(argv, _MODEL.json, _evaluate, format_text)
 
 
 if __name__ == "__main__":

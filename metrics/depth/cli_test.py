@@ -18,16 +18,8 @@ _FETCH = ("huggingface-cli download depth-anything/Depth-Anything-V2-Small-hf --
           "--local-dir")
 
 
-def _binary():
-    return binary_runner.binary("metrics/depth", "geo3d_consistency")
-
-
-def _run(tmp_path, *args):
-    return binary_runner.run(_binary(), tmp_path, *args)
-
-
-def _run_json(tmp_path, *args):
-    return binary_runner.run_json(_binary(), tmp_path, *args)
+_BINARY = binary_runner.Binary("metrics/depth", "geo3d_consistency")
+_run, _run_json = _BINARY.run, _BINARY.run_json
 
 
 @pytest.fixture(scope="module")

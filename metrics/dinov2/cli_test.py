@@ -17,16 +17,8 @@ from metrics.testing import binary_runner
 _FETCH = "huggingface-cli download facebook/dinov2-base --revision main --local-dir"
 
 
-def _binary():
-    return binary_runner.binary("metrics/dinov2", "object_identity")
-
-
-def _run(tmp_path, *args):
-    return binary_runner.run(_binary(), tmp_path, *args)
-
-
-def _run_json(tmp_path, *args):
-    return binary_runner.run_json(_binary(), tmp_path, *args)
+_BINARY = binary_runner.Binary("metrics/dinov2", "object_identity")
+_run, _run_json = _BINARY.run, _BINARY.run_json
 
 
 @pytest.fixture(scope="module")

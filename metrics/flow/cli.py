@@ -21,8 +21,6 @@ keyframes out of range, RAFT weights unavailable: the message says how to
 fetch them); 1 internal error.
 """
 
-import json
-import sys
 from typing import Optional, Sequence
 
 from absl import app
@@ -30,7 +28,6 @@ from absl import flags
 
 from metrics import cli_support
 from metrics import model_cli
-from metrics.checkpoints import resolver
 from metrics.flow import opencv_dis
 from metrics.flow import raft
 from metrics.flow import warp_error
@@ -45,14 +42,11 @@ _FLOW_BACKEND = flags.DEFINE_enum(
     "raft: RAFT-large, the official backend. dis: OpenCV DIS, weight-free, NOT official.")
 _RAFT_CHECKPOINT = flags.DEFINE_string(
     "raft_checkpoint", None, f"Path of {raft.RAFT_LARGE.filename} (or a folder holding it).")
-_CHECKPOINT_DIR = flags.DEFINE_string(
-    "checkpoint_dir", None, "Folder searched for checkpoints (<dir>/raft_large/<file> or "
-    "<dir>/<file>); downloads go there too.")
-_OFFLINE = flags.DEFINE_boolean("offline", False, "Never download a checkpoint.")
-_DEVICE = flags.DEFINE_string("device", "auto", "auto, cpu, cuda or cuda:N (RAFT only).")
+_MODEL = model_cli.define_model_flags(
+    "Folder searched for checkpoints (<dir>/raft_large/<file> or <dir>/<file>); downloads "
+    "go there too.")
 _BATCH_SIZE = flags.DEFINE_integer(
     "batch_size", raft.DEFAULT_BATCH_SIZE, "Frame pairs per RAFT call.", lower_bound=1)
-_JSON = flags.DEFINE_boolean("json", False, "Print one JSON object instead of text.")
 
 
 ConfigError = model_cli.ConfigError
@@ -71,28 +65,18 @@ def _flow_backend():
     """
     if _FLOW_BACKEND.value == "dis":
         return opencv_dis.DisFlow(), "cpu", None
-    device = model_cli.device(_DEVICE.value)
-    found, checkpoint = model_cli.resolve(raft.RAFT_LARGE, _RAFT_CHECKPOINT.value,
-                                          _CHECKPOINT_DIR.value, _OFFLINE.value)
-    model = raft.load_raft(found.path, device)
+    model, device, checkpoint = model_cli.load_model(raft.RAFT_LARGE, _RAFT_CHECKPOINT.value,
+                                                     _MODEL, raft.load_raft)
     return raft.RaftFlow(model, device, _BATCH_SIZE.value), str(device), checkpoint
 
 
 def _record(result, clip, h, r, defaulted, flow_fn, device, checkpoint):
-    num_frames, height, width = clip.shape[:3]
     return {
         "TemporalScore": result.temporal_score,
         "backend": flow_fn.name,
         "official": flow_fn.official,
-        "frames": _FRAMES.value,
-        "num_frames": int(num_frames),
-        "frame_size": [int(width), int(height)],
-        "h_start": h,
-        "r_start": r,
-        "keyframes_defaulted": defaulted,
+        **model_cli.clip_record(_FRAMES.value, clip, h, r, defaulted, device, checkpoint),
         "sample_step": _SAMPLE_STEP.value,
-        "device": device,
-        "checkpoint": checkpoint,
         "phases": [{"name": p.name, "start": p.start, "end": p.end, "indices": list(p.indices),
                     "pair_errors": list(p.pair_errors), "score": p.score}
                    for p in result.phases],
@@ -102,20 +86,15 @@ def _record(result, clip, h, r, defaulted, flow_fn, device, checkpoint):
 def format_text(record):
     """Readable lines for a record built by _record (no trailing newline)."""
     width, height = record["frame_size"]
-    keyframes = f"h_start={record['h_start']}, r_start={record['r_start']}"
-    if record["keyframes_defaulted"]:
-        keyframes += (" (DEFAULTED to N//3, 2N//3 where not given: pass --h_start/--r_start "
-                      "for the clip's real keyframes)")
     official = ("official" if record["official"]
                 else f"NOT the official backend; MemoBench uses {raft.BACKEND_NAME}")
     lines = [
         f"frames:        {record['frames']} ({record['num_frames']} frames, {width}x{height})",
-        f"keyframes:     {keyframes}",
+        f"keyframes:     {model_cli.keyframes_text(record)}",
         f"backend:       {record['backend']} ({official}) on {record['device']}",
     ]
     if record["checkpoint"]:
-        ckpt = record["checkpoint"]
-        lines.append(f"checkpoint:    {ckpt['path']} (sha256 {ckpt['sha256']}, {ckpt['source']})")
+        lines.append(f"checkpoint:    {model_cli.checkpoint_text(record['checkpoint'])}")
     for phase in record["phases"]:
         note = "" if phase["pair_errors"] else " (< 3 sampled frames: 0.0, still averaged in)"
         lines.append(f"phase {phase['name']}:       ({phase['start']}, {phase['end']}) "
@@ -126,27 +105,16 @@ def format_text(record):
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str]) -> Optional[int]:
-    if len(argv) > 1:
-        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}",
-                             exitcode=cli_support.EXIT_BAD_INPUT)
-    if not _FRAMES.value:
-        raise app.UsageError("--frames is required", exitcode=cli_support.EXIT_BAD_INPUT)
-    try:
-        flow_fn, device, checkpoint = _flow_backend()
-        clip = frames_lib.load_frames(cli_support.user_path(_FRAMES.value),
-                                      max_side=_MAX_SIDE.value)
-        h, r, defaulted = _keyframes(len(clip))
-    except resolver.CheckpointUnavailable as e:
-        print(f"unavailable: {e}", file=sys.stderr)
-        return cli_support.EXIT_BAD_INPUT
-    except (ConfigError, frames_lib.FrameInputError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return cli_support.EXIT_BAD_INPUT
+def _evaluate():
+    flow_fn, device, checkpoint = _flow_backend()
+    clip = frames_lib.load_frames(cli_support.user_path(_FRAMES.value), max_side=_MAX_SIDE.value)
+    h, r, defaulted = _keyframes(len(clip))
     result = warp_error.motion_smoothness(clip, h, r, _SAMPLE_STEP.value, flow_fn)
-    record = _record(result, clip, h, r, defaulted, flow_fn, device, checkpoint)
-    print(json.dumps(record) if _JSON.value else format_text(record))
-    return cli_support.EXIT_OK
+    return _record(result, clip, h, r, defaulted, flow_fn, device, checkpoint)
+
+
+def main(argv: Sequence[str]) -> Optional[int]:
+    return model_cli.run_main(argv, _MODEL.json, _evaluate, format_text)
 
 
 if __name__ == "__main__":

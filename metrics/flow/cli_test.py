@@ -4,37 +4,17 @@ Expected scores are computed here with metrics.flow.warp_error and the
 OpenCV DIS backend on the same frames (PNG is lossless), so they must match.
 """
 
-import json
-import os
-import pathlib
-import subprocess
-
 import cv2
 import numpy as np
 import pytest
 
 from metrics.flow import opencv_dis
 from metrics.flow import warp_error
+from metrics.testing import binary_runner
 
-_TIMEOUT_S = 300
 _FETCH = "curl -L https://download.pytorch.org/models/raft_large_C_T_SKHT_V2-ff5fadd5.pth"
-
-
-def _binary():
-    srcdir = os.environ.get("TEST_SRCDIR")
-    assert srcdir, "run with bazel test: the binary comes from the runfiles"
-    path = pathlib.Path(srcdir) / "worldeval" / "metrics" / "flow" / "motion_smoothness"
-    assert path.is_file(), f"missing binary {path}"
-    return path
-
-
-def _run(tmp_path, *args):
-    """Runs the binary with every cache (HOME, TORCH_HOME, ...) inside tmp_path."""
-    env = dict(os.environ)
-    for name in ("HOME", "TORCH_HOME", "XDG_CACHE_HOME", "HF_HOME"):
-        env[name] = str(tmp_path / "env" / name)
-    return subprocess.run([str(_binary()), *args], capture_output=True, text=True,
-                          check=False, timeout=_TIMEOUT_S, env=env)
+_BINARY = binary_runner.Binary("metrics/flow", "motion_smoothness")
+_run, _run_json = _BINARY.run, _BINARY.run_json
 
 
 def _clip(num_frames=21, height=64, width=80, seed=0):
@@ -53,14 +33,6 @@ def _write_folder(folder, frames):
     for i, frame in enumerate(frames):
         assert cv2.imwrite(str(folder / f"frame_{i:04d}.png"), frame)
     return folder
-
-
-def _run_json(tmp_path, *args):
-    done = _run(tmp_path, "--json", *args)
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert len(lines) == 1, done.stdout
-    return json.loads(lines[0])
 
 
 def test_dis_backend_json_matches_library(tmp_path):
@@ -115,7 +87,7 @@ def test_raft_without_checkpoint_offline_exits_2_with_fetch_command(tmp_path):
     assert done.returncode == 2
     assert done.stdout == ""
     lines = done.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("unavailable: "), done.stderr
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
     assert _FETCH in lines[0] and str(empty) in lines[0]
     assert list(empty.iterdir()) == []
 

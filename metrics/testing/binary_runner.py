@@ -44,6 +44,23 @@ def run_json(path: pathlib.Path, tmp_path: pathlib.Path, *args) -> dict:
     return json.loads(lines[0])
 
 
+class Binary:
+    """One metric binary of the test's runfiles, run cut off from every cache."""
+
+    def __init__(self, package: str, name: str):
+        self.package, self.name = package, name
+
+    @property
+    def path(self) -> pathlib.Path:
+        return binary(self.package, self.name)
+
+    def run(self, tmp_path: pathlib.Path, *args) -> subprocess.CompletedProcess:
+        return run(self.path, tmp_path, *args)
+
+    def run_json(self, tmp_path: pathlib.Path, *args) -> dict:
+        return run_json(self.path, tmp_path, *args)
+
+
 def random_walk_clip(folder: pathlib.Path, num_frames: int, height: int, width: int,
                      sigma: float, seed: int = 0):
     """Writes a clip whose frames drift by Gaussian steps, as frame_NNNN.png; returns
