@@ -132,7 +132,9 @@ def test_interrupted_run_resumes_without_recomputing(fixture_root, tmp_path, mon
     monkeypatch.setattr(clip_eval, "evaluate", dies_on_third_clip)
     with pytest.raises(KeyboardInterrupt):
         runner.run(_config(fixture_root, tmp_path / "out", resume=False))
-    assert len(_jsonl(tmp_path / "out" / "per_sample_scores.jsonl")) == 2
+    # Step 1 appends each clip as it is scored (per_sample_scores.jsonl is the merged
+    # table written at the end of a run).
+    assert len(_jsonl(tmp_path / "out" / "step1_per_sample_scores.jsonl")) == 2
 
     calls.clear()
     resumed = runner.run(_config(fixture_root, tmp_path / "out", resume=True))

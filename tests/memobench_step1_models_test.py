@@ -22,8 +22,10 @@ from benchmarks.memobench import bundled_sample
 from benchmarks.memobench import runner
 from benchmarks.memobench.step1.prepare import Step1Settings
 from metrics.clip import aesthetic
+from metrics.clip import clipiqa
 from metrics.clip import random_models as clip_models
 from metrics.clip import revisit
+from metrics.clip import tiny_clipiqa
 from metrics.clip import vision
 from metrics.depth import depth_anything
 from metrics.depth import geo_consistency
@@ -32,6 +34,9 @@ from metrics.dinov2 import backbone
 from metrics.dinov2 import identity
 from metrics.dinov2 import tiny_checkpoint as dinov2_tiny
 from metrics.flow import raft
+from metrics.imagereward import reward_model
+from metrics.imagereward import scoring as image_reward_scoring
+from metrics.imagereward import tiny_checkpoint as image_reward_tiny
 from metrics.flow import warp_error
 from metrics.lpips import lpips
 from metrics.lpips import random_checkpoints
@@ -57,12 +62,17 @@ def run(tmp_path_factory):
     dinov2_tiny.save_tiny_dinov2(ckpt)
     clip_models.write_clip_snapshot(ckpt / aesthetic.CLIP_VIT_L14.name, projection_dim=768)
     clip_models.write_head(ckpt / aesthetic.AESTHETIC_HEAD.name / aesthetic.AESTHETIC_HEAD.filename)
+    tiny_clipiqa.write_rn50(ckpt / clipiqa.CLIP_RN50.name / clipiqa.CLIP_RN50.filename, seed=4)
+    tiny_clipiqa.write_prompts(ckpt / clipiqa.CLIPIQA_PLUS_PROMPTS.name
+                               / clipiqa.CLIPIQA_PLUS_PROMPTS.filename, seed=5)
     clip_models.write_clip_snapshot(ckpt / revisit.CLIP_VIT_B32.name, projection_dim=512, seed=1)
     depth_tiny.save_tiny_depth_anything(ckpt)
+    image_reward_tiny.save_tiny_image_reward(ckpt)
 
     mp = pytest.MonkeyPatch()
     mp.setattr(raft, "RAFT_LARGE", dataclasses.replace(raft.RAFT_LARGE, sha256=""))
     mp.setattr(lpips, "ALEXNET_SPEC", dataclasses.replace(lpips.ALEXNET_SPEC, sha256=""))
+    mp.setattr(clipiqa, "CLIP_RN50", dataclasses.replace(clipiqa.CLIP_RN50, sha256=""))
     settings = Step1Settings(device="cpu", checkpoint_dir=str(ckpt), offline=True)
     config = runner.MemobenchConfig(
         common=CommonConfig(offline=True), data_root=inputs.data_root, output_dir=root / "out",
@@ -165,8 +175,6 @@ def test_aesthetic_and_revisit_equal_the_metrics_called_directly(run):
     direct = aesthetic.aesthetic_score(frames, 4, model, "cpu")
     assert sample["metrics"]["raw:AestheticScore"] == pytest.approx(direct, abs=1e-4)
     assert sample["metrics"]["AestheticScore"] == sample["metrics"]["raw:AestheticScore"]
-    assert "VisualQuality" not in sample["metrics"]  # needs CLIP-IQA+ too: never half a score
-    assert "CLIP-IQA+" in _metric(card, "VisualQuality").unavailable_reason
 
     encoder = vision.load_clip_vision(ckpt / revisit.CLIP_VIT_B32.name, "cpu")
     gt_dir = inputs.data_root / "Synthetic_processed" / "Barnyard" / "Barnyard_001" / "RGB1"
@@ -179,7 +187,106 @@ def test_aesthetic_and_revisit_equal_the_metrics_called_directly(run):
     assert _metric(card, "GTRevisitSim").available
 
 
+def test_visual_quality_equals_the_halves_called_directly(run):
+    card, sample, _, _, _, ckpt = run
+    frames, _, _ = _frames_and_keyframes(run)
+    iqa = clipiqa.load_clipiqa(
+        ckpt / clipiqa.CLIP_RN50.name / clipiqa.CLIP_RN50.filename,
+        ckpt / clipiqa.CLIPIQA_PLUS_PROMPTS.name / clipiqa.CLIPIQA_PLUS_PROMPTS.filename, "cpu")
+    direct = clipiqa.image_quality_details(frames, 4, iqa)
+    assert len(direct.indices) > 1 and sample["metrics"]["raw:ImageQuality"] == direct.score
+    pct = lambda x: float(np.clip(np.round(x * 100, 1), 0, 100))  # noqa: E731
+    expected = round((pct(sample["metrics"]["raw:AestheticScore"] / 10) + pct(direct.score)) / 2, 2)
+    assert sample["metrics"]["VisualQuality"] == pytest.approx(expected, abs=1e-9)
+    visual, aes = _metric(card, "VisualQuality"), _metric(card, "AestheticScore")
+    assert visual.available and visual.value == pytest.approx(expected, abs=1e-9)
+    assert visual.backend.name == "laion-aesthetic-clip-vit-l14 + clipiqa+-rn50"
+    assert visual.backend.official and "RN50.pt" in visual.backend.checkpoint_id
+    assert aes.available and aes.backend.name == "laion-aesthetic-clip-vit-l14"
+    refs = [c.path.rsplit("/", 1)[-1] for c in card.provenance.checkpoints
+            if c.metric_id == "VisualQuality"]
+    assert refs == ["clip_vit_large_patch14", "sac+logos+ava1-l14-linearMSE.pth", "RN50.pt",
+                    "CLIP-IQA+_learned_prompts-603f3273.pth"]
+    import pandas as pd  # pylint: disable=import-outside-toplevel
+    row = pd.read_csv(card.output_files["eval_csv"]).iloc[0]
+    assert (row["ImageQuality"], row["ImageQuality_pct"]) == (direct.score, pct(direct.score))
+    assert row["VisualQuality"] == expected
+
+
+def test_visual_quality_refused_pin_leaves_aesthetic_score(run):
+    *_, settings, _ = run
+    from benchmarks.memobench.step1 import prepare  # pylint: disable=import-outside-toplevel
+    prepared = prepare.prepare(settings, ["VisualQuality", "AestheticScore"])
+    reason = prepared.unavailable["VisualQuality"][0]
+    assert "CLIP-IQA+" in reason and "expected sha256 afeb0e10" in reason
+    assert [f.metric_ids for f in prepared.families] == [("AestheticScore",)]
+    alone = prepare.prepare(settings, ["AestheticScore"])
+    assert [f.name for f in alone.families] == ["aesthetic"] and not alone.unavailable
+
+
 def _r_gt(inputs):
     import pandas as pd  # pylint: disable=import-outside-toplevel
     sheet = pd.read_excel(inputs.data_root / "Synthetic_processed" / "Synthetic_ExitReenter.xlsx")
     return int(sheet.set_index("video_folder").loc["Barnyard_001", "re-enter"])
+
+
+def _image_reward(ckpt):
+    folder = ckpt / reward_model.IMAGE_REWARD.name
+    return reward_model.load_image_reward(folder / "ImageReward.pt", folder / "med_config.json",
+                                          ckpt / "bert_base_uncased" / "vocab.txt", "cpu")
+
+
+def test_image_reward_equals_the_metric_called_directly(run):
+    card, sample, inputs, _, _, ckpt = run
+    frames, _, _ = _frames_and_keyframes(run)
+    import pandas as pd  # pylint: disable=import-outside-toplevel
+    sheet = pd.read_excel(inputs.data_root / "Synthetic_processed" / "Synthetic_ExitReenter.xlsx")
+    prompt = str(sheet.set_index("video_folder").loc["Barnyard_001", "prompt"]).strip()
+    direct = image_reward_scoring.image_reward_score(frames, prompt, _image_reward(ckpt))
+    assert sample["metrics"]["raw:ImageRewardScore"] == pytest.approx(direct, abs=1e-4)
+    pct = float(np.round(np.clip(sample["metrics"]["raw:ImageRewardScore"] * 100, 0, 100), 1))
+    assert sample["metrics"]["ImageRewardScore"] == pct
+    result = _metric(card, "ImageRewardScore")
+    assert result.available and result.backend.official
+    assert "phase sheet's prompt column" in result.backend.note
+    row = pd.read_csv(card.output_files["eval_csv"]).iloc[0]
+    assert row["ImageRewardScore_pct"] == pct and row["ImageRewardScore"] == round(pct, 2)
+    refs = [c for c in card.provenance.checkpoints if c.metric_id == "ImageRewardScore"]
+    assert sorted(c.path.rsplit("/", 1)[-1] for c in refs) == [
+        "ImageReward.pt", "med_config.json", "vocab.txt"]
+
+
+def _real_run(run, tmp_path, prompt_src_real):
+    _, _, inputs, gen, settings, _ = run
+    config = runner.MemobenchConfig(
+        common=CommonConfig(offline=True, metrics=("ImageRewardScore",)),
+        data_root=inputs.data_root, output_dir=tmp_path / "out", model_name="TinyRandom",
+        mode="real", generated_real_dir=gen / "Real", clip="001",
+        step1=dataclasses.replace(settings, prompt_src_real=str(prompt_src_real)),
+        recorded_flags={})
+    card = runner.run(config)
+    sample = json.loads((tmp_path / "out" / "per_sample_scores.jsonl").read_text().splitlines()[0])
+    return card, sample
+
+
+def test_real_metadata_csv_gives_real_clips_no_image_reward(run, tmp_path):
+    # MemoBench's own real_metadata.csv names its id column video_id, which run_eval.py's
+    # load_prompt_map_real does not read: real clips get no ImageReward from it.
+    metadata = run[2].data_root / "sam3_metadata" / "real_metadata.csv"
+    card, sample = _real_run(run, tmp_path, metadata)
+    result = _metric(card, "ImageRewardScore")
+    assert not result.available and "video_id" in result.unavailable_reason
+    assert "raw:ImageRewardScore" not in sample["metrics"]
+    import pandas as pd  # pylint: disable=import-outside-toplevel
+    assert pd.isna(pd.read_csv(card.output_files["eval_csv"]).iloc[0]["ImageRewardScore"])
+
+
+def test_real_prompt_csv_with_id_column_scores_real_clips(run, tmp_path):
+    prompts_csv = tmp_path / "prompts_real.csv"
+    prompts_csv.write_text('id,prompt\n1,"a clear glass of water on a table"\n')
+    card, sample = _real_run(run, tmp_path, prompts_csv)
+    frames = frames_lib.load_frames(run[3] / "Real" / "001" / "frames", max_side=640)
+    direct = image_reward_scoring.image_reward_score(
+        frames, "a clear glass of water on a table", _image_reward(run[5]))
+    assert sample["metrics"]["raw:ImageRewardScore"] == pytest.approx(direct, abs=1e-4)
+    assert _metric(card, "ImageRewardScore").available

@@ -32,6 +32,16 @@ class RunOutputs:
         schema.write_json(self.path(ARTIFACT_MANIFEST), manifest)
         return self.path(ARTIFACT_MANIFEST)
 
+    def write_per_sample(self, samples: Iterable[scorecard_pb2.SampleScore]) -> pathlib.Path:
+        """per_sample_scores.jsonl, rewritten whole (atomically) from `samples`."""
+        path = self.path(PER_SAMPLE)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            for sample in samples:
+                f.write(schema.to_json_line(sample))
+        os.replace(tmp, path)
+        return path
+
     def write_raw_table(self, samples: Iterable[scorecard_pb2.SampleScore],
                         metric_ids: Sequence[str]) -> pathlib.Path:
         """One row per (sample, metric): the value, or why it is missing."""

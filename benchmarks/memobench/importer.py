@@ -1,96 +1,322 @@
-"""Importing an official Step 1 `eval_*.csv` (run_eval.py's output) into a scorecard.
+"""Importing official MemoBench results into one scorecard; nothing is recomputed.
 
-Nothing is recomputed: the scope is IMPORTED_OFFICIAL_RESULTS. Each CSV row becomes a
-SampleScore (its raw columns kept as "raw:<column>", the leaderboard's columns under
-the scorecard's metric ids); each metric is the leaderboard's plain mean over clips
-(leaderboard.py), including its heuristic of multiplying a CameraControllability mean
-below 1 by 100 (old files kept the raw 0-1 value), which is then recorded as a note.
+Sources, alone or together (scope IMPORTED_OFFICIAL_RESULTS):
+  - Step 1: an eval_*.csv of run_eval.py (spec §5); raw columns kept as "raw:<column>";
+  - ORS: an ors_scores.csv of compute_ors.py (§6); raw columns kept as "raw_ors:<column>";
+  - VQA: one model's folder of llm-vqa.py per-clip CSVs (§7);
+  - a leaderboard.csv of leaderboard.py (§8): model-level values only, no per-clip rows.
+Per-clip rows are merged by (split, clip id) into one SampleScore per clip, each value on
+its file's scale (ORS and VQA 0-1, as compute_ors.py and llm-vqa.py write them). Every
+leaderboard metric's value is leaderboard.aggregate_model on the same frames, so an
+import gives the leaderboard's numbers exactly (CameraControllability's x100 heuristic
+included, then noted). Coverage and blockers say, step by step, which clips were present.
 """
 
+import dataclasses
+import math
 import pathlib
-from typing import List
+from typing import Dict, List, Optional
 
 import pandas as pd
 
+from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common.errors import InputError
 from benchmarks.memobench import eval_csv
+from benchmarks.memobench import leaderboard
+from benchmarks.memobench import leaderboard_files as files_lib
 from benchmarks.memobench import metric_specs
 from benchmarks.memobench import official_clips
+from benchmarks.memobench import verification
+from proto import schema
 from proto import scorecard_pb2
 
-IMPORT_BACKEND = scorecard_pb2.Backend(
-    name="imported: MemoBench run_eval.py output", official=True,
-    note="values read from the official eval CSV, not recomputed by worldeval")
-# Scorecard metric -> eval-CSV column read for it (leaderboard.py's choices).
-STEP1_COLUMNS = {**eval_csv.COMPOSITE_COLUMNS, "AestheticScore": "AestheticScore",
-                 **{f"GT_{p}_{m}": f"GT_{p}_{m}" for p in ("O", "H", "R", "ALL")
-                    for m in ("PSNR", "SSIM", "LPIPS")}}
+_NOT_RECOMPUTED = "values read from the official output, not recomputed by worldeval"
+BACKENDS = {
+    "eval": scorecard_pb2.Backend(name="imported: MemoBench run_eval.py output",
+                                  official=True, note=_NOT_RECOMPUTED),
+    "ors": scorecard_pb2.Backend(name="imported: MemoBench compute_ors.py output",
+                                 official=True, note=_NOT_RECOMPUTED),
+    "vqa": scorecard_pb2.Backend(name="imported: MemoBench llm-vqa.py output",
+                                 official=True, note=_NOT_RECOMPUTED),
+    "leaderboard": scorecard_pb2.Backend(
+        name="imported: MemoBench leaderboard.py output", official=True,
+        note="model-level value from leaderboard.csv, as printed (4 decimals)"),
+}
+_STEPS = {"eval": verification.STEP1, "ors": verification.ORS, "vqa": verification.VQA}
+_SOURCE_FLAGS = {"eval": "--eval_csv or --eval_dir", "ors": "--ors_dir", "vqa": "--vqa_dir"}
+# Step 1 diagnostics (not leaderboard columns) -> the eval-CSV column holding them.
+DIAGNOSTIC_COLUMNS = {"GTRevisitSim": "GTRevisitSim", "AestheticScore": "AestheticScore",
+                      **{f"GT_{p}_{m}": f"GT_{p}_{m}" for p in ("O", "H", "R")
+                         for m in ("PSNR", "SSIM", "LPIPS")}}
+RAW_ORS_PREFIX = "raw_ors:"
+_SCENES = {c.rsplit("_", 1)[0].replace("_", "").lower(): c.rsplit("_", 1)[0]
+           for c in official_clips.SYNTHETIC}
 
 
-def read_eval_csv(path: pathlib.Path) -> pd.DataFrame:
-    if not path.is_file():
-        raise InputError(path, "an official MemoBench eval_*.csv", "no such file")
-    try:
-        df = pd.read_csv(path, dtype={"id": str})
-    except Exception as e:  # pylint: disable=broad-except  (any parse failure: say which file)
-        raise InputError(path, "a readable CSV", f"{type(e).__name__}: {e}") from e
-    missing = [c for c in ("id", "data_type") if c not in df.columns]
-    if missing:
-        raise InputError(path, "run_eval.py's columns (id, scene, data_type, ...)",
-                         "no " + ", ".join(missing))
-    return df
+def _step_kind(metric_id: str) -> str:
+    return next((k for k, s in _STEPS.items() if metric_id in s.metric_ids), "eval")
 
 
-def samples_from(df: pd.DataFrame) -> List[scorecard_pb2.SampleScore]:
-    samples = []
-    for _, row in df.iterrows():
-        sample = scorecard_pb2.SampleScore(
-            sample_id=str(row["id"]), split=str(row["data_type"]), scene=str(row.get("scene", "")))
-        error = row.get("error")
-        if isinstance(error, str) and error:
-            sample.error = error
-            samples.append(sample)
-            continue
-        for column in df.columns:
-            value = pd.to_numeric(row[column], errors="coerce")
-            if column not in ("id", "scene", "data_type", "error") and pd.notna(value):
-                sample.metrics[eval_csv.RAW_KEY_PREFIX + column] = float(value)
-        for metric, column in STEP1_COLUMNS.items():
-            key = eval_csv.RAW_KEY_PREFIX + column
-            if key in sample.metrics:
-                sample.metrics[metric] = sample.metrics[key]
-        samples.append(sample)
-    return samples
+def _clip_id(split: str, raw) -> str:
+    text = str(raw).strip()
+    return f"{int(text):03d}" if split == verification.REAL and text.isdigit() else text
+
+
+def vqa_clip_id(scene, video_id, folder) -> str:
+    """The official clip id of a VQA row ({scene}-{video_id}, "Zen_Garden" for ZenGarden)."""
+    scene_key = str(scene).replace("_", "").lower()
+    if scene_key in _SCENES and str(video_id).strip().isdigit():
+        return f"{_SCENES[scene_key]}_{int(str(video_id).strip()):03d}"
+    return folder if isinstance(folder, str) and folder else f"{scene}-{video_id}"
+
+
+def _numbers(row: pd.Series, skip) -> Dict[str, float]:
+    values = {}
+    for column, cell in row.items():
+        value = pd.to_numeric(cell, errors="coerce")
+        if column not in skip and pd.notna(value):
+            values[column] = float(value)
+    return values
+
+
+class _Merge:
+    """Per-clip rows of every step merged into SampleScores, with per-step coverage."""
+
+    def __init__(self):
+        self.samples: Dict[str, scorecard_pb2.SampleScore] = {}
+        self.evaluated = {s.name: set() for s in _STEPS.values()}
+        self.failed = {s.name: {} for s in _STEPS.values()}
+        self.notes: List[str] = []
+        self._rows = {s.name: {} for s in _STEPS.values()}
+
+    def sample(self, step, split: str, clip_id: str, scene) -> scorecard_pb2.SampleScore:
+        key = verification.clip_key(split, clip_id)
+        self._rows[step.name][key] = self._rows[step.name].get(key, 0) + 1
+        if key not in self.samples:
+            self.samples[key] = scorecard_pb2.SampleScore(
+                sample_id=clip_id, split=split, scene="" if pd.isna(scene) else str(scene))
+        return self.samples[key]
+
+    def done(self, step, sample, ok: bool, reason: str = ""):
+        key = verification.clip_key(sample.split, sample.sample_id)
+        if ok:
+            self.evaluated[step.name].add(key)
+        else:
+            self.failed[step.name][key] = reason
+
+    def add_eval(self, frame: pd.DataFrame):
+        for _, row in frame.iterrows():
+            split = str(row["data_type"])
+            sample = self.sample(verification.STEP1, split, _clip_id(split, row["id"]),
+                                 row.get("scene", ""))
+            error = row.get("error")
+            if isinstance(error, str) and error:
+                sample.diagnostics["step1_error"] = error
+                self.done(verification.STEP1, sample, False, error)
+                continue
+            raw = _numbers(row, ("id", "scene", "data_type", "error"))
+            sample.metrics.update({eval_csv.RAW_KEY_PREFIX + c: v for c, v in raw.items()})
+            for metric in leaderboard.STEP1_METRICS + tuple(DIAGNOSTIC_COLUMNS):
+                column = (leaderboard.eval_column(metric, frame.columns)
+                          if metric in leaderboard.STEP1_METRICS else DIAGNOSTIC_COLUMNS[metric])
+                if column in raw:
+                    sample.metrics[metric] = raw[column]
+            self.done(verification.STEP1, sample, True)
+
+    def add_ors(self, frame: pd.DataFrame):
+        for _, row in frame.iterrows():
+            split = str(row["data_type"])
+            sample = self.sample(verification.ORS, split, _clip_id(split, row["clip_id"]),
+                                 row.get("scene", ""))
+            raw = _numbers(row, ("clip_id", "data_type", "scene"))
+            sample.metrics.update({RAW_ORS_PREFIX + c: v for c, v in raw.items()})
+            if "ors" in raw:
+                sample.metrics["ORS"] = raw["ors"]  # the file's 0-1 value
+            self.done(verification.ORS, sample, "ors" in raw, "no ors value")
+
+    def add_vqa(self, frame: pd.DataFrame):
+        for _, row in frame.iterrows():
+            clip = vqa_clip_id(row["scene"], row["video_id"], row["folder"])
+            sample = self.sample(verification.VQA, verification.SYNTHETIC, clip, row["scene"])
+            values = {m: float(row[files_lib.SCORE_PREFIX + m]) for m in leaderboard.VQA_METRICS
+                      if pd.notna(row[m])}  # the file's 0-1 values
+            sample.metrics.update(values)
+            sample.diagnostics["vqa_file"] = str(row["file"])
+            self.done(verification.VQA, sample, bool(values), "no VQA dimension in its score")
+
+    def duplicate_notes(self) -> List[str]:
+        return [f"{step}: {len(dups)} clips have several rows ({', '.join(sorted(dups)[:5])}"
+                f"{' ...' if len(dups) > 5 else ''}); leaderboard.py averages every row, the "
+                "per-clip rows keep the last values"
+                for step, rows in self._rows.items()
+                for dups in [[k for k, n in rows.items() if n > 1]] if dups]
+
+    def finish(self) -> List[scorecard_pb2.SampleScore]:
+        """A clip that failed Step 1 and has no other value is a failed sample."""
+        for sample in self.samples.values():
+            error = sample.diagnostics.get("step1_error")
+            if error and not sample.metrics:
+                sample.error = error
+            elif error:
+                for metric in verification.STEP1.metric_ids:
+                    sample.unavailable[metric] = "Step 1 failed: " + error
+        return list(self.samples.values())
+
+
+def _model_level(spec, value: float, backend) -> scorecard_pb2.MetricResult:
+    result = card_lib.unavailable(spec, "", backend)
+    result.available, result.value = True, float(value)
+    return result
+
+
+def _from_step(spec, kind, step: files_lib.StepResults, row: dict, samples, notes):
+    """One metric from a step's file: leaderboard.py's value, counts from the same column."""
+    backend = BACKENDS[kind]
+    if not spec.leaderboard:
+        return card_lib.aggregate(spec, samples, backend,
+                                  unavailable_reason=f"no values in {step.path.name}")
+    column = {"eval": leaderboard.eval_column(spec.id, step.frame.columns),
+              "ors": "ors" if "ors" in step.frame.columns else None,
+              "vqa": spec.id if spec.id in step.frame.columns else None}[kind]
+    value = row.get(spec.id, math.nan)
+    if column is None or pd.isna(value):
+        where = f"no column {column or spec.id}" if column is None else "no values"
+        return card_lib.unavailable(spec, f"{where} in {step.path.name}", backend)
+    result = card_lib.aggregate(spec, samples, backend)
+    result.available, result.value = True, float(value)
+    result.ClearField("unavailable_reason")
+    result.sample_count = int(step.frame[column].notna().sum())
+    scale = 100 if kind in ("ors", "vqa") else 1  # per-clip values are the files' 0-1 ones
+    if spec.id == "CameraControllability" and leaderboard.camera_heuristic_applies(
+            float(step.frame[column].mean())):
+        scale = 100
+        notes.append("CameraControllability mean < 1: multiplied by 100 as leaderboard.py "
+                     "does (a file holding the raw 0-1 value); per-clip values are as read")
+    if result.HasField("ci95"):
+        result.ci95.low, result.ci95.high = result.ci95.low * scale, result.ci95.high * scale
+    return result
+
+
+def _one_metric(spec, from_step, csv_value: float, csv_given: bool, notes):
+    """The step files' value when they have one, else leaderboard.csv's, else why neither."""
+    fmt = leaderboard.FLOAT_FORMAT
+    if from_step is not None and from_step.available:
+        if pd.notna(csv_value) and fmt % from_step.value != fmt % csv_value:
+            notes.append(f"{spec.id}: leaderboard.csv says {fmt % csv_value}, the step files "
+                         f"give {fmt % from_step.value}")
+        return from_step
+    if pd.notna(csv_value):
+        if from_step is not None:
+            notes.append(f"{spec.id}: {from_step.unavailable_reason}; the value is "
+                         "leaderboard.csv's")
+        return _model_level(spec, csv_value, BACKENDS["leaderboard"])
+    if from_step is not None:
+        return from_step
+    if csv_given and not spec.leaderboard:
+        return card_lib.unavailable(spec, "not a leaderboard.csv column, and no per-clip "
+                                    "Step 1 results (--eval_csv, --eval_dir) were given")
+    step = _STEPS[_step_kind(spec.id)]
+    return card_lib.unavailable(
+        spec, f"no {step.name} results given ({_SOURCE_FLAGS[_step_kind(spec.id)]}"
+        + (", nor a value in leaderboard.csv)" if csv_given else ")"))
+
+
+def _metric_results(results: files_lib.ModelResults, csv_row: Optional[dict], samples, notes):
+    row = leaderboard.aggregate_model(results)
+    metrics = []
+    for spec in metric_specs.ALL:
+        kind = _step_kind(spec.id)
+        step = getattr(results, kind)
+        from_step = None if step is None else _from_step(spec, kind, step, row, samples, notes)
+        metrics.append(_one_metric(spec, from_step, (csv_row or {}).get(spec.id, math.nan),
+                                   csv_row is not None, notes))
+    return metrics
+
+
+@dataclasses.dataclass(frozen=True)
+class LeaderboardRow:
+    """One model's row of a leaderboard.csv: its Model value and {metric: value}."""
+
+    path: pathlib.Path
+    model: str
+    values: dict
+
+
+def leaderboard_row(path: pathlib.Path, model_name: Optional[str]) -> LeaderboardRow:
+    """The row of `model_name` (through the name map), or the only row when None."""
+    df = leaderboard.read_csv(path)
+    if model_name:
+        keys = files_lib.keys_for(model_name)
+        shown = {files_lib.display_name(k) for k in keys}
+        hits = df[[m == model_name or files_lib.canonical_key(str(m)) in keys or m in shown
+                   for m in df["Model"]]]
+    else:
+        hits = df
+    if len(hits) != 1:
+        raise InputError(path, f"one row for model {model_name!r}" if model_name else
+                         "one row, or --model_name to choose", f"{len(hits)} of models "
+                         + ", ".join(map(str, df["Model"])))
+    record = hits.iloc[0]
+    return LeaderboardRow(path, str(record["Model"]), {
+        m: float(record[m]) for m in leaderboard.DISPLAY_ORDER if m in df.columns})
+
+
+def build(results: files_lib.ModelResults, model_name: str,
+          csv: Optional[LeaderboardRow] = None):
+    """(scorecard, samples) from one model's official results and/or its leaderboard row."""
+    merge = _Merge()
+    for kind, add in (("eval", merge.add_eval), ("ors", merge.add_ors), ("vqa", merge.add_vqa)):
+        step = getattr(results, kind)
+        if step is not None:
+            add(step.frame)
+            merge.notes += step.notes
+    samples = merge.finish()
+    card = scorecard_pb2.Scorecard(benchmark_id="memobench", model_name=model_name,
+                                   benchmark_version="memobench/imported")
+    notes = []
+    card.metrics.extend(_metric_results(results, csv.values if csv else None, samples, notes))
+    present = [k for k in _STEPS if getattr(results, k) is not None]
+    lines = [verification.describe_step(_STEPS[k], merge.evaluated[_STEPS[k].name],
+                                        merge.failed[_STEPS[k].name])
+             + f" [{getattr(results, k).path.name}]" for k in present]
+    if csv:
+        lines.append(f"leaderboard.csv [{csv.path.name}]: model-level means only, no per-clip "
+                     "rows" + ("" if present else ", so coverage is unknown"))
+    found = set().union(*merge.evaluated.values(), *merge.failed.values())
+    card.coverage.CopyFrom(card_lib.coverage(
+        sorted(verification.OFFICIAL_CLIPS), sorted(found), samples,
+        "the 360 official clips (spec §2.5); per step: " + "; ".join(lines)))
+    # A step without per-clip rows has unknown coverage (its values, if any, came from
+    # leaderboard.csv).
+    evaluated = {s.name: (merge.evaluated[s.name] if k in present else None)
+                 for k, s in _STEPS.items()}
+    blockers = [card_lib.blocker(scorecard_pb2.IMPORTED_NOT_RECOMPUTED,
+                                 "imported from the official outputs, not recomputed")]
+    blockers += verification.coverage_blockers(evaluated, merge.failed, card.metrics)
+    blockers += verification.metric_blockers(card.metrics)
+    card.verification.CopyFrom(card_lib.verification(blockers, [], card.coverage.evaluated,
+                                                     imported=True))
+    if results.vqa is not None or (csv and pd.notna(csv.values.get("InstructionFollowing"))):
+        notes.append(verification.VQA_COVERAGE_NOTE)
+    card.notes.extend(merge.notes + merge.duplicate_notes() + notes)
+    return card, samples
 
 
 def build_scorecard(path: pathlib.Path, model_name: str):
-    """(scorecard, samples) for one official eval CSV."""
-    df = read_eval_csv(path)
-    samples = samples_from(df)
-    card = scorecard_pb2.Scorecard(benchmark_id="memobench", model_name=model_name,
-                                   benchmark_version="memobench-step1/imported")
-    for spec in metric_specs.ALL:
-        if spec.id in STEP1_COLUMNS:
-            result = card_lib.aggregate(spec, samples, IMPORT_BACKEND,
-                                        unavailable_reason=f"no values in {path.name}")
-            if spec.id == "CameraControllability" and result.available and result.value < 1:
-                result.value *= 100  # leaderboard.py's heuristic for 0-1 files
-                card.notes.append("CameraControllability mean < 1: multiplied by 100 as "
-                                  "leaderboard.py does (a file holding the raw 0-1 value)")
-        else:
-            result = card_lib.unavailable(spec, f"not a Step 1 column: not in {path.name}")
-        card.metrics.append(result)
-    expected = [f"synthetic/{c}" for c in official_clips.SYNTHETIC] + [
-        f"real/{c}" for c in official_clips.REAL]
-    found = [f"{s.split}/{s.sample_id}" for s in samples]
-    card.coverage.CopyFrom(card_lib.coverage(expected, found, samples,
-                                             "the 360 official clips (spec §2.5)"))
-    blockers = [card_lib.blocker(scorecard_pb2.IMPORTED_NOT_RECOMPUTED,
-                                 f"imported from {path}, not recomputed")]
-    if card.coverage.missing_sample_ids:
-        blockers.append(card_lib.blocker(
-            scorecard_pb2.INCOMPLETE_COVERAGE,
-            f"{len(card.coverage.missing_sample_ids)} of the 360 official clips are not in the file"))
-    card.verification.CopyFrom(card_lib.verification(blockers, [], len(samples), imported=True))
-    return card, samples
+    """(scorecard, samples) for one official eval CSV alone."""
+    return build(files_lib.ModelResults(files_lib.canonical_key(model_name),
+                                        eval=files_lib.read_eval_csv(path)), model_name)
+
+
+def write_outputs(out_dir: pathlib.Path, card, samples) -> outputs_lib.RunOutputs:
+    """scorecard.json, per_sample_scores.jsonl and raw_metric_table.jsonl in `out_dir`."""
+    out = outputs_lib.RunOutputs(out_dir)
+    with open(out.path(outputs_lib.PER_SAMPLE), "w", encoding="utf-8") as f:
+        f.writelines(schema.to_json_line(s) for s in samples)
+    files = {"per_sample_scores": out.path(outputs_lib.PER_SAMPLE),
+             "raw_metric_table": out.write_raw_table(samples, [m.id for m in card.metrics]),
+             "scorecard": out.path(outputs_lib.SCORECARD)}
+    card.output_files.update({k: str(v) for k, v in files.items()})
+    out.write_scorecard(card)
+    return out

@@ -46,15 +46,6 @@ ALL = LEADERBOARD + DIAGNOSTICS
 BY_ID = {spec.id: spec for spec in ALL}
 
 
-_STEP1_MODELS = "not implemented in this worldeval version yet (MemoBench Step 1 model-based metrics, issue #3)"
-PENDING = {
-    "VisualQuality": "needs CLIP-IQA+ (CLIP RN50 with learned prompts), not implemented in "
-                     "this worldeval version yet (issue #3); the LAION aesthetic half is "
-                     "reported as AestheticScore",
-    "ImageRewardScore": _STEP1_MODELS,
-    "ORS": "Step 2 (SAM-3 Object Revisit Score) is not implemented in this worldeval version yet (issue #4)",
-    "InstructionFollowing": "Step 3 (VQA judge) is not implemented in this worldeval version yet (issue #4)",
-    "ObjectBackground": "Step 3 (VQA judge) is not implemented in this worldeval version yet (issue #4)",
-    "ContinuityOfMemory": "Step 3 (VQA judge) is not implemented in this worldeval version yet (issue #4)",
-    "PhysicsAdherence": "Step 3 (VQA judge) is not implemented in this worldeval version yet (issue #4)",
-}
+# Metrics this version cannot compute, with the reason (none today: every metric has a
+# backend; one that cannot be loaded is reported unavailable with its own reason).
+PENDING = {}

@@ -1,6 +1,7 @@
-"""The 360 official MemoBench clip ids (spec §2.5, counted from the official metadata).
+"""The 360 official MemoBench clip ids (spec §2.5, counted from the official metadata),
+and the 45 of them that Step 3 (VQA) scores.
 
-Used to say, for imported results, which official clips a file covers.
+Used to say which official clips a result covers (imports, the full-suite gate).
 """
 
 # Synthetic: 196 clips in 14 scenes; ids run 1..k except Middle_Age.
@@ -25,3 +26,14 @@ SYNTHETIC = tuple(sorted(
     [f"{scene}_{i:03d}" for scene, count in _SYNTHETIC_COUNTS.items() for i in range(1, count + 1)]
     + [f"Middle_Age_{i:03d}" for i in _MIDDLE_AGE_IDS]))
 REAL = tuple(f"{i:03d}" for lo, hi in _REAL_RANGES for i in range(lo, hi + 1))
+
+# Step 3 (VQA) scores only the 45 synthetic clips of data/vqa_questions/failure-cases.csv
+# (spec §2.5, §7); those files spell the scene "Zen_Garden", the clip folder is ZenGarden.
+_VQA_CLIP_NUMBERS = {
+    "Barnyard": (1, 2, 9), "CityPark": (6, 7, 9), "Havana": (1, 2, 3, 8, 9, 10),
+    "HongKong": (6, 9, 11), "Japanese_Street": (2, 3, 4, 7, 8, 10), "Miami": (10, 14, 16),
+    "NYC_East": (1, 7, 16), "NYstreet": (2, 3, 4), "Nordic": (1, 3, 5, 7, 8, 9),
+    "OldFactory": (12, 18, 20), "WinterTown": (1, 2, 9), "ZenGarden": (2, 5, 10),
+}
+VQA = tuple(sorted(f"{scene}_{i:03d}" for scene, numbers in _VQA_CLIP_NUMBERS.items()
+                   for i in numbers))

@@ -1,4 +1,4 @@
-"""MemoBench Step 1 runner.
+"""MemoBench runner: Step 1, ORS, VQA and the leaderboard (--steps).
 
     bazel run //benchmarks/memobench:run -- --generated_dir=output/MyModel \\
         --data_root=/path/to/MemoBench/data --model_name=MyModel
@@ -20,6 +20,7 @@ from benchmarks.common import summary
 from benchmarks.memobench import bundled_sample
 from benchmarks.memobench import runner
 from benchmarks.memobench.step1 import prepare as step1_prepare
+from benchmarks.memobench.vqa import judges as vqa_judges
 
 _ENV = "WORLDFOUNDRY_MEMOBENCH_"
 
@@ -74,12 +75,61 @@ LPIPS_ALEXNET_CHECKPOINT = flags.DEFINE_string(
     "(alexnet-owt-7be5be79.pth).")
 LPIPS_CHECKPOINT = flags.DEFINE_string(
     "lpips_checkpoint", None, "LPIPS v0.1 AlexNet linear-layer weights (alex.pth).")
+PROMPT_SRC_SYN = flags.DEFINE_string(
+    "prompt_src_syn", None,
+    "ImageRewardScore prompts for synthetic clips: a CSV with video_folder and prompt columns "
+    "(rows with skip=yes are ignored), as run_eval.py's --prompt_src_syn. A clip it does not "
+    "list takes the prompt column of the synthetic phase sheet.")
+PROMPT_SRC_REAL = flags.DEFINE_string(
+    "prompt_src_real", None,
+    "ImageRewardScore prompts for real clips: a CSV with a video_folder or id column (clip "
+    "number) and prompt, as run_eval.py's --prompt_src_real. Without it real clips get no "
+    "ImageRewardScore. MemoBench's data/sam3_metadata/real_metadata.csv (column video_id) "
+    "does not parse as such a CSV, upstream or here, so it yields no prompts.")
+STEPS = flags.DEFINE_list(
+    "steps", ",".join(runner.STEPS),
+    "MemoBench steps to run, comma-separated: step1 (automatic metrics, eval_<mode>.csv), "
+    "ors (SAM-3 Object Revisit Score, ors_scores.csv), vqa (the VLM judge, vqa_results/), "
+    "leaderboard (leaderboard.csv from those files, as leaderboard.py). A step whose "
+    "weights or judge are missing reports its metrics unavailable with the reason.")
+SAM3_CHECKPOINT = flags.DEFINE_string(
+    "sam3_checkpoint", None, "ORS: a facebook/sam3 snapshot folder (config + model.safetensors).")
+SAM3_METADATA_DIR = flags.DEFINE_string(
+    "sam3_metadata_dir", _env(_ENV + "SAM3_METADATA_DIR"),
+    "ORS: the folder of synthetic_metadata.csv / real_metadata.csv (prompts and subjects). "
+    "Default <data_root>/sam3_metadata. Env: WORLDFOUNDRY_MEMOBENCH_SAM3_METADATA_DIR.")
+JUDGE = flags.DEFINE_enum(
+    "judge", vqa_judges.GEMINI, vqa_judges.KINDS,
+    "VQA judge: gemini (official: google-genai Files API, key in GEMINI_API_KEY) or openai "
+    "(any OpenAI-compatible endpoint, e.g. a local vLLM server; NOT official).")
+JUDGE_MODEL = flags.DEFINE_string(
+    "judge_model", None, "VQA judge model id (default for gemini: llm-vqa.py's "
+    "gemini-3.1-pro-preview; required for openai: the served model name).")
+JUDGE_BASE_URL = flags.DEFINE_string(
+    "judge_base_url", None, "VQA judge address: for openai the API root (http://host:port/v1, "
+    "required); for gemini an override of Google's address (makes the judge non-official).")
+JUDGE_API_KEY_ENV = flags.DEFINE_string(
+    "judge_api_key_env", None, "Environment variable holding the judge's API key (default "
+    "GEMINI_API_KEY / OPENAI_API_KEY). The key is never printed or recorded.")
+JUDGE_TIMEOUT_S = flags.DEFINE_float(
+    "judge_timeout_s", 600.0, "Seconds before one judge request times out.", lower_bound=1)
+JUDGE_MAX_ATTEMPTS = flags.DEFINE_integer(
+    "judge_max_attempts", 4, "Attempts per clip on timeouts, HTTP 408/429/5xx (exponential "
+    "backoff); llm-vqa.py makes 1.", lower_bound=1)
+VQA_FAILURE_CASES = flags.DEFINE_string(
+    "vqa_failure_cases", None, "VQA: failure-cases.csv (default <data_root>/vqa_questions/).")
+VQA_QUESTIONS_DIR = flags.DEFINE_string(
+    "vqa_questions_dir", None, "VQA: the folder of <scene>-<id>-questions.csv (default "
+    "<data_root>/vqa_questions/).")
 
 _RECORDED = ("generated_dir", "generated_synthetic_dir", "generated_real_dir", "data_root",
              "model_name", "mode", "clip", "scene", "synthetic_sheet", "real_sheet",
              "output_dir", "device", "max_side", "sample_step", "limit", "metrics", "resume",
              "checkpoint_dir", "offline", "flow_backend", "camera_backend", "raft_checkpoint",
-             "lpips_alexnet_checkpoint", "lpips_checkpoint")
+             "lpips_alexnet_checkpoint", "lpips_checkpoint", "prompt_src_syn", "prompt_src_real",
+             "steps", "sam3_checkpoint", "sam3_metadata_dir", "judge", "judge_model",
+             "judge_base_url", "judge_api_key_env", "judge_timeout_s", "judge_max_attempts",
+             "vqa_failure_cases", "vqa_questions_dir")
 
 
 def _opt_path(value):
@@ -117,7 +167,18 @@ def _config() -> runner.MemobenchConfig:
             camera_backend=CAMERA_BACKEND.value,
             checkpoints={name: str(_opt_path(value)) for name, value in (
                 ("raft_large", RAFT_CHECKPOINT.value), ("alexnet", LPIPS_ALEXNET_CHECKPOINT.value),
-                ("lpips_alex_v0.1", LPIPS_CHECKPOINT.value)) if value}),
+                ("lpips_alex_v0.1", LPIPS_CHECKPOINT.value),
+                ("sam3", SAM3_CHECKPOINT.value)) if value},
+            prompt_src_syn=str(_opt_path(PROMPT_SRC_SYN.value)) if PROMPT_SRC_SYN.value else None,
+            prompt_src_real=(str(_opt_path(PROMPT_SRC_REAL.value)) if PROMPT_SRC_REAL.value
+                             else None)),
+        steps=tuple(STEPS.value), sam3_metadata_dir=_opt_path(SAM3_METADATA_DIR.value),
+        judge=vqa_judges.JudgeSettings(
+            kind=JUDGE.value, model_id=JUDGE_MODEL.value, base_url=JUDGE_BASE_URL.value,
+            api_key_env=JUDGE_API_KEY_ENV.value, timeout_s=JUDGE_TIMEOUT_S.value,
+            max_attempts=JUDGE_MAX_ATTEMPTS.value),
+        vqa_failure_cases=_opt_path(VQA_FAILURE_CASES.value),
+        vqa_questions_dir=_opt_path(VQA_QUESTIONS_DIR.value),
         recorded_flags=common_flags.flag_values_for_record(_RECORDED))
 
 

@@ -1,38 +1,46 @@
-"""MemoBench Step 1 runner: `run(config) -> Scorecard`.
+"""MemoBench runner: `run(config) -> Scorecard`, over the steps the config names.
 
-Finds the generated clips and their ground truth, evaluates each clip once (resuming
-from per_sample_scores.jsonl), and writes scorecard.json, per_sample_scores.jsonl,
-raw_metric_table.jsonl, artifact_manifest.json and the official eval_{mode}.csv.
+Step 1 (eval_{mode}.csv), Step 2 ORS (ors_scores.csv), Step 3 VQA
+(vqa_results/<model>/) and the leaderboard (leaderboard.csv, computed from those files
+as leaderboard.py does). Each step appends its per-clip results as they are computed
+(step1_/ors_/vqa_per_sample_scores.jsonl; --resume skips what is done); a step that
+cannot run (missing weights, no judge) makes its metrics unavailable with the reason.
+The scorecard, per_sample_scores.jsonl (the steps' rows merged per clip),
+raw_metric_table.jsonl and artifact_manifest.json cover all steps.
 """
 
 import dataclasses
 import pathlib
 import time
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
-from absl import logging
 
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
-from benchmarks.common.sample_store import SampleStore, config_digest
-from benchmarks.memobench import clip_eval
+from benchmarks.memobench import combine
 from benchmarks.memobench import dataset
-from benchmarks.memobench import eval_csv
 from benchmarks.memobench import generated as generated_lib
+from benchmarks.memobench import leaderboard
 from benchmarks.memobench import manifest
 from benchmarks.memobench import metric_specs
 from benchmarks.memobench import verification
+from benchmarks.memobench.ors import step as ors_step
+from benchmarks.memobench.step1 import evaluate as step1_evaluate
 from benchmarks.memobench.step1 import prepare as step1_prepare
-from metrics.video import frames as frames_lib
+from benchmarks.memobench.vqa import judges as vqa_judges
+from benchmarks.memobench.vqa import step as vqa_step
 from proto import scorecard_pb2
 
 BENCHMARK_ID = "memobench"
 # Bump when a change moves a number; say why in benchmarks/memobench/CHANGELOG.md.
 BENCHMARK_VERSION = "memobench-step1/1"
 MODES = ("synthetic", "real", "both")
+STEP1, ORS, VQA, LEADERBOARD = "step1", "ors", "vqa", "leaderboard"
+STEPS = (STEP1, ORS, VQA, LEADERBOARD)
+_STEP_METRICS = {ORS: ("ORS",), VQA: vqa_step.METRIC_IDS}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,6 +60,11 @@ class MemobenchConfig:
     real_sheet: Optional[pathlib.Path] = None
     bundled_sample: bool = False
     step1: step1_prepare.Step1Settings = step1_prepare.Step1Settings()
+    steps: Tuple[str, ...] = STEPS
+    sam3_metadata_dir: Optional[pathlib.Path] = None
+    judge: vqa_judges.JudgeSettings = vqa_judges.JudgeSettings()
+    vqa_failure_cases: Optional[pathlib.Path] = None
+    vqa_questions_dir: Optional[pathlib.Path] = None
     recorded_flags: dict = dataclasses.field(default_factory=dict)
 
 
@@ -91,10 +104,29 @@ def _keep(config: MemobenchConfig, clip_id: str, scene: str) -> bool:
             and (config.scene is None or scene == config.scene))
 
 
+def _steps(config: MemobenchConfig) -> Tuple[str, ...]:
+    unknown = [s for s in config.steps if s not in STEPS]
+    if unknown or not config.steps:
+        raise InputError("--steps", "a comma-separated subset of " + ",".join(STEPS),
+                         ",".join(config.steps) or "none")
+    return tuple(config.steps)
+
+
+def _step_of(metric_id: str) -> str:
+    return next((step for step, ids in _STEP_METRICS.items() if metric_id in ids), STEP1)
+
+
+def _not_run(metric_id: str, steps) -> scorecard_pb2.MetricResult:
+    step = _step_of(metric_id)
+    return card_lib.unavailable(metric_specs.BY_ID[metric_id],
+                                f"its step ({step}) was not run: --steps={','.join(steps)}")
+
+
 def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     """Evaluates the configured clips and writes every output file; returns the scorecard."""
     started_at, t0 = provenance.now_rfc3339(), time.perf_counter()
     metric_ids = _selected_metrics(config)
+    steps = _steps(config)
     splits = _splits(config.mode)
     data_root = dataset.resolve_data_root(config.data_root)
     syn_rows, real_rows, sheets = dataset.load_sheets(
@@ -114,89 +146,103 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     if not clips:
         raise InputError(config.generated_synthetic_dir or config.generated_real_dir,
                          "at least one generated clip matching the selection", "none")
-
-    prepared = step1_prepare.prepare(config.step1, metric_ids)
     out = outputs_lib.RunOutputs(config.output_dir)
-    digest = config_digest({
-        "max_side": config.common.max_side, "sample_step": config.common.sample_step,
-        "version": BENCHMARK_VERSION, "metrics": sorted(metric_ids),
-        "backends": {m: (b.name, b.checkpoint_id) for m in metric_ids
-                     for b in [prepared.backend_of(m)] if b is not None}})
-    with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume) as store:
-        if store.resumed:
-            logging.info("resuming: %d samples already scored", store.resumed)
-        for i, clip in enumerate(clips):
-            if clip.clip_id in store:
-                continue
-            logging.info("[%d/%d] %s", i + 1, len(clips), clip.clip_id)
-            store.append(_evaluate_one(clip, rows, data_root, config, prepared, metric_ids))
-        by_id = {(s.split, s.sample_id): s for s in store.samples()}
-    samples = [by_id[(c.split, c.clip_id)] for c in clips if (c.split, c.clip_id) in by_id]
-    metric_seconds = sum(s.seconds for s in samples)
+    results = {m: _not_run(m, steps) for m in metric_ids}
+    step_samples, checkpoints, notes, files = [], [], [], {}
+
+    step1_ids = [m for m in metric_ids if _step_of(m) == STEP1]
+    if STEP1 in steps and step1_ids:
+        s1 = step1_evaluate.run_step1(config, clips, rows, data_root, step1_ids,
+                                      BENCHMARK_VERSION)
+        results.update({m.id: m for m in s1.metrics})
+        step_samples.append(s1.samples)
+        checkpoints += s1.checkpoints
+        files.update(s1.output_files)
+        notes.append(f"Step 1: {s1.seconds:.1f} s spent in per-clip evaluation")
+        notes.append("eval_both.csv: a metric column that is None for every clip is written "
+                     "as empty cells; the official run_eval.py raises TypeError on it under "
+                     "pandas 2 (spec §5)")
+        if s1.resumed:
+            notes.append(f"Step 1 resumed: {s1.resumed} clips reused from an earlier run")
+    if ORS in steps and "ORS" in metric_ids:
+        ors = ors_step.run_ors(clips, data_root, config.step1, out.dir, config.common.resume,
+                               config.sam3_metadata_dir, config.synthetic_sheet,
+                               config.real_sheet)
+        results["ORS"] = ors.metric
+        step_samples.append(ors.samples)
+        checkpoints += ors.checkpoints
+        files.update(ors.output_files)
+    if VQA in steps and set(vqa_step.METRIC_IDS) & set(metric_ids):
+        vqa = _run_vqa(config, data_root, out.dir)
+        results.update({m.id: m for m in vqa.metrics if m.id in metric_ids})
+        step_samples.append(vqa.samples)
+        files.update(vqa.output_files)
+        notes += [f"VQA: {n}" for n in vqa.notes]
+        notes += [f"VQA protocol deviation: {d}" for d in vqa.deviations]
+        if any(m.available for m in vqa.metrics):
+            notes.append(verification.VQA_COVERAGE_NOTE)
+    samples = combine.merge_samples(*step_samples)
+    metrics = [results[m] for m in metric_ids]
+    if LEADERBOARD in steps:
+        eval_path = files.get("eval_csv")
+        row = combine.leaderboard_row(
+            config.model_name, pathlib.Path(eval_path) if eval_path else None,
+            out.path("ors_scores.csv"), out.dir / "vqa_results" / config.model_name,
+            out.path(leaderboard.CSV_NAME))
+        files["leaderboard_csv"] = str(out.path(leaderboard.CSV_NAME))
+        notes += combine.reconcile(metrics, row)
 
     card = scorecard_pb2.Scorecard(benchmark_id=BENCHMARK_ID, benchmark_version=BENCHMARK_VERSION,
                                    model_name=config.model_name)
-    card.metrics.extend(_metric_results(samples, metric_ids, prepared))
+    card.metrics.extend(metrics)
+    step1_done = step_samples[0] if STEP1 in steps and step1_ids else samples
     card.coverage.CopyFrom(card_lib.coverage(
         [f"{s}/{c}" for s, c in expected],
-        [f"{c.split}/{c.clip_id}" for c in clips], samples,
+        [f"{c.split}/{c.clip_id}" for c in clips], step1_done,
         "phase-sheet rows" + (" after --clip/--scene" if config.clip or config.scene else "")))
-    card.verification.CopyFrom(verification.assess(card, config, len(clips)))
+    evaluated = verification.evaluated_by_step(samples)
+    notes.append("coverage by step: " + "; ".join(
+        verification.describe_step(step, evaluated[step.name], ())
+        for step in verification.STEPS))
+    card.verification.CopyFrom(verification.assess(card, config, len(clips), samples=samples))
     card.provenance.CopyFrom(provenance.capture({
         "data_root": data_root, "generated_synthetic_dir": config.generated_synthetic_dir,
         "generated_real_dir": config.generated_real_dir}))
-    card.provenance.checkpoints.extend(prepared.checkpoints())
-    card.notes.append(f"{metric_seconds:.1f} s spent in per-clip evaluation")
-    card.notes.append("eval_both.csv: a metric column that is None for every clip is written "
-                      "as empty cells; the official run_eval.py raises TypeError on it under "
-                      "pandas 2 (spec §5)")
-    if store.resumed:
-        card.notes.append(f"resumed: {store.resumed} samples reused from an earlier run")
-
-    files = {
-        "eval_csv": eval_csv.write(out.path(f"eval_{config.mode}.csv"), samples),
-        "per_sample_scores": out.path(outputs_lib.PER_SAMPLE),
-        "raw_metric_table": out.write_raw_table(samples, metric_ids),
-        "artifact_manifest": out.write_artifact_manifest(
-            manifest.build(BENCHMARK_ID, config.model_name, clips, by_id)),
-        "scorecard": out.path(outputs_lib.SCORECARD),
-    }
-    card.output_files.update({k: str(v) for k, v in files.items()})
-    # Every metric of this version runs on the CPU (numpy/OpenCV); --device is for models.
-    card.run.CopyFrom(provenance.run_info(started_at, time.perf_counter() - t0, "cpu",
+    card.provenance.checkpoints.extend(checkpoints)
+    card.notes.extend(notes)
+    by_id = {(s.split, s.sample_id): s for s in samples}
+    out_samples = out.write_per_sample(samples)
+    files.update({
+        "per_sample_scores": str(out_samples),
+        "raw_metric_table": str(out.write_raw_table(samples, metric_ids)),
+        "artifact_manifest": str(out.write_artifact_manifest(
+            manifest.build(BENCHMARK_ID, config.model_name, clips, by_id))),
+        "scorecard": str(out.path(outputs_lib.SCORECARD)),
+    })
+    card.output_files.update(files)
+    card.run.CopyFrom(provenance.run_info(started_at, time.perf_counter() - t0,
+                                          _device_used(config, checkpoints),
                                           config.recorded_flags))
     out.write_scorecard(card)
     return card
 
 
-def _evaluate_one(clip, rows, data_root, config, prepared,
-                  metric_ids) -> scorecard_pb2.SampleScore:
-    """One clip's SampleScore; an unusable clip gets an error, and the run goes on."""
-    try:
-        row = rows[clip.split].get(clip.clip_id)
-        if row is None:
-            raise InputError(clip.source, f"clip {clip.clip_id} to have a row in the "
-                             f"{clip.split} phase sheet", "none")
-        locate = (dataset.synthetic_ground_truth if clip.split == dataset.SYNTHETIC
-                  else dataset.real_ground_truth)
-        gt = locate(data_root, clip.clip_id, row)
-        return clip_eval.evaluate(clip, gt, config.common.max_side, config.common.sample_step,
-                                  prepared, metric_ids)
-    except (InputError, frames_lib.FrameInputError, ValueError) as e:
-        logging.warning("%s failed: %s", clip.clip_id, e)
-        return scorecard_pb2.SampleScore(sample_id=clip.clip_id, split=clip.split,
-                                         scene=clip.scene, error=str(e))
+def _device_used(config: MemobenchConfig, checkpoints) -> str:
+    """The torch device when a model was loaded; pixel metrics and judges run on the CPU."""
+    if not checkpoints:
+        return "cpu"
+    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
+    return str(device_lib.resolve_device(config.step1.device))
 
 
-def _metric_results(samples, metric_ids, prepared):
-    results = []
-    for metric in metric_ids:
-        spec = metric_specs.BY_ID[metric]
-        if metric in prepared.unavailable:
-            reason, backend = prepared.unavailable[metric]
-            results.append(card_lib.unavailable(spec, reason, backend))
-            continue
-        fam = next(f for f in prepared.families if metric in f.metric_ids)
-        seconds = sum(float(s.diagnostics.get(clip_eval.SECONDS + fam.name, 0)) for s in samples)
-        results.append(card_lib.aggregate(spec, samples, fam.backend_for(metric), seconds))
-    return results
+def _run_vqa(config: MemobenchConfig, data_root: pathlib.Path, output_dir: pathlib.Path):
+    if config.generated_synthetic_dir is None or config.mode == dataset.REAL:
+        reason = "the VQA clips are synthetic; this run has no synthetic generated clips"
+        return vqa_step.VqaResult(
+            samples=[], expected_ids=[], found_ids=[], backend=scorecard_pb2.Backend(),
+            metrics=[card_lib.unavailable(metric_specs.BY_ID[m], reason)
+                     for m in vqa_step.METRIC_IDS])
+    return vqa_step.run_vqa(config.generated_synthetic_dir, output_dir, config.model_name,
+                            judge=config.judge, data_root=data_root,
+                            failure_cases=config.vqa_failure_cases,
+                            questions_dir=config.vqa_questions_dir, resume=config.common.resume)

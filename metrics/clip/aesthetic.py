@@ -74,10 +74,10 @@ class AestheticResult:
     frame_scores: List[float]
 
 
-def build_head() -> nn.Sequential:
-    """The official MLP head architecture (random weights)."""
+def build_head(input_dim: int = HEAD_INPUT_DIM) -> nn.Sequential:
+    """The official MLP head architecture (random weights); ImageReward reuses it."""
     return nn.Sequential(
-        nn.Linear(HEAD_INPUT_DIM, 1024),
+        nn.Linear(input_dim, 1024),
         nn.Dropout(0.2),
         nn.Linear(1024, 128),
         nn.Dropout(0.2),

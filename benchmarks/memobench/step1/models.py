@@ -1,7 +1,7 @@
-"""Step 1 families on Hugging Face backbones: ObjIdentityConsistency (DINOv2 ViT-B/14),
-Geo3DConsistency (Depth Anything V2 Small), the LAION aesthetic half of VisualQuality
-(CLIP ViT-L/14) and GTRevisitSim (CLIP ViT-B/32). Each builder resolves its checkpoints
-and loads its model once, or raises CheckpointUnavailable.
+"""Step 1 families on model backbones: ObjIdentityConsistency (DINOv2 ViT-B/14),
+Geo3DConsistency (Depth Anything V2 Small), VisualQuality (the LAION aesthetic predictor
+on CLIP ViT-L/14 and CLIP-IQA+ on CLIP RN50) and GTRevisitSim (CLIP ViT-B/32). Each
+builder resolves its checkpoints and loads its model once, or raises CheckpointUnavailable.
 """
 
 from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
@@ -48,28 +48,76 @@ def geo3d(settings, device) -> family.Family:
         (ref,))
 
 
-def aesthetic(settings, device) -> family.Family:
-    """Only the AestheticScore column: VisualQuality also needs CLIP-IQA+ (not built yet)."""
+_AESTHETIC_BACKEND = _backend(
+    "laion-aesthetic-clip-vit-l14", "openai/clip-vit-large-patch14 + "
+    "sac+logos+ava1-l14-linearMSE.pth",
+    "transformers CLIP with open_clip's OpenAI preprocessing reproduced; GELU activation as "
+    "current open_clip builds ViT-L-14/'openai' (older open_clip used QuickGELU for these "
+    "weights: the official number depends on the open_clip version, which MemoBench does not "
+    "pin)")
+_VISUAL_QUALITY_BACKEND = _backend(
+    "laion-aesthetic-clip-vit-l14 + clipiqa+-rn50",
+    "openai/clip-vit-large-patch14 + sac+logos+ava1-l14-linearMSE.pth; RN50.pt (OpenAI) + "
+    "CLIP-IQA+_learned_prompts-603f3273.pth (pyiqa)",
+    "mean of AestheticScore_pct and ImageQuality_pct. AestheticScore: see its backend (GELU vs "
+    "QuickGELU depends on the open_clip version). ImageQuality: pyiqa's clipiqa+ re-implemented "
+    "in torch (metrics/clip: OpenAI's ModifiedResNet and text transformer, weights float16-"
+    "rounded as pyiqa's loader leaves them, learned context spliced around 'good/bad photo ..', "
+    "no positional embedding in the attention pool, frames at their 640-max size), checked "
+    "against numpy transcriptions on tiny random weights; parity with pyiqa on the real "
+    "weights not yet verified here. pyiqa's code for clipiqa+ is the same across the versions "
+    "read (it moved the prompts file from a GitHub release to Hugging Face, same name); on GPU, "
+    "torch's default TF32 convolutions apply to both")
+
+
+def _aesthetic_checkpoints(settings, metric_id):
     from metrics.clip import aesthetic as aesthetic_lib  # pylint: disable=import-outside-toplevel
-    tower, tower_ref = step1_checkpoints.resolve(aesthetic_lib.CLIP_VIT_L14, settings,
-                                                 "AestheticScore")
-    head, head_ref = step1_checkpoints.resolve(aesthetic_lib.AESTHETIC_HEAD, settings,
-                                               "AestheticScore")
+    return [step1_checkpoints.resolve(spec, settings, metric_id)
+            for spec in (aesthetic_lib.CLIP_VIT_L14, aesthetic_lib.AESTHETIC_HEAD)]
+
+
+def aesthetic(settings, device) -> family.Family:
+    """AestheticScore alone (built when VisualQuality is not selected or cannot be had)."""
+    from metrics.clip import aesthetic as aesthetic_lib  # pylint: disable=import-outside-toplevel
+    (tower, tower_ref), (head, head_ref) = _aesthetic_checkpoints(settings, "AestheticScore")
     model = aesthetic_lib.load_aesthetic(tower.path, head.path, device)
 
     def compute(ctx):
         score = aesthetic_lib.aesthetic_score(ctx.frames, ctx.sample_step, model, device)
         return family.FamilyResult({"AestheticScore": score})
 
-    return family.FunctionFamily(
-        "aesthetic", ("AestheticScore",), compute,
-        _backend("laion-aesthetic-clip-vit-l14", "openai/clip-vit-large-patch14 + "
-                 "sac+logos+ava1-l14-linearMSE.pth",
-                 "transformers CLIP with open_clip's OpenAI preprocessing reproduced; GELU "
-                 "activation as current open_clip builds ViT-L-14/'openai' (older open_clip "
-                 "used QuickGELU for these weights: the official number depends on the "
-                 "open_clip version, which MemoBench does not pin)"),
-        (tower_ref, head_ref))
+    return family.FunctionFamily("aesthetic", ("AestheticScore",), compute, _AESTHETIC_BACKEND,
+                                 (tower_ref, head_ref))
+
+
+class _VisualQualityFamily(family.FunctionFamily):
+    """VisualQuality's two halves; AestheticScore keeps its own backend."""
+
+    def backend_for(self, metric_id: str) -> scorecard_pb2.Backend:
+        return _AESTHETIC_BACKEND if metric_id == "AestheticScore" else self.backend
+
+
+def visual_quality(settings, device) -> family.Family:
+    """AestheticScore and ImageQuality (CLIP-IQA+), the eval-CSV columns VisualQuality
+    averages; every checkpoint is resolved before any model loads."""
+    from metrics.clip import aesthetic as aesthetic_lib  # pylint: disable=import-outside-toplevel
+    from metrics.clip import clipiqa  # pylint: disable=import-outside-toplevel
+    (tower, tower_ref), (head, head_ref) = _aesthetic_checkpoints(settings, "VisualQuality")
+    rn50, rn50_ref = step1_checkpoints.resolve(clipiqa.CLIP_RN50, settings, "VisualQuality")
+    prompts, prompts_ref = step1_checkpoints.resolve(clipiqa.CLIPIQA_PLUS_PROMPTS, settings,
+                                                     "VisualQuality")
+    aesthetic_model = aesthetic_lib.load_aesthetic(tower.path, head.path, device)
+    iqa_model = clipiqa.load_clipiqa(rn50.path, prompts.path, device)
+
+    def compute(ctx):
+        return family.FamilyResult({
+            "AestheticScore": aesthetic_lib.aesthetic_score(ctx.frames, ctx.sample_step,
+                                                            aesthetic_model, device),
+            "ImageQuality": clipiqa.image_quality_score(ctx.frames, ctx.sample_step, iqa_model)})
+
+    return _VisualQualityFamily("visual_quality", ("VisualQuality", "AestheticScore"), compute,
+                                _VISUAL_QUALITY_BACKEND,
+                                (tower_ref, head_ref, rn50_ref, prompts_ref))
 
 
 def _gt_frames_at(source):

@@ -47,6 +47,9 @@ CLASSICAL_CAMERA_BACKEND = scorecard_pb2.Backend(
 _HF_FAMILIES = (
     ("ObjIdentityConsistency", "object_identity", "DINOv2 ViT-B/14 (facebook/dinov2-base)"),
     ("Geo3DConsistency", "geo3d", "Depth Anything V2 Small"),
+    ("VisualQuality", "visual_quality", "VisualQuality (LAION aesthetic predictor on CLIP "
+     "ViT-L/14 + CLIP-IQA+ on CLIP RN50)"),
+    # Only when VisualQuality is not selected or cannot be had (its family fills this too).
     ("AestheticScore", "aesthetic", "the LAION aesthetic predictor (CLIP ViT-L/14 + MLP head)"),
     ("GTRevisitSim", "gt_revisit", "CLIP ViT-B/32 (openai/clip-vit-base-patch32)"),
 )
@@ -62,6 +65,8 @@ class Step1Settings:
     flow_backend: str = "raft"
     camera_backend: str = "mapanything"
     checkpoints: Dict[str, str] = dataclasses.field(default_factory=dict)  # name -> path
+    prompt_src_syn: Optional[str] = None   # ImageRewardScore prompts (benchmarks/memobench/prompts)
+    prompt_src_real: Optional[str] = None
 
 
 @dataclasses.dataclass
@@ -114,7 +119,7 @@ def prepare(settings: Step1Settings, metric_ids) -> Prepared:
                     "--camera_backend=classical for a weight-free, non-official estimate",
                     MAPANYTHING_BACKEND)
     for metric, builder_name, what in _HF_FAMILIES:
-        if metric in wanted:
+        if metric in wanted and not any(metric in fam.metric_ids for fam in families):
             try:
                 from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
                 from benchmarks.memobench.step1 import models  # pylint: disable=import-outside-toplevel
@@ -122,6 +127,13 @@ def prepare(settings: Step1Settings, metric_ids) -> Prepared:
                 families.append(getattr(models, builder_name)(settings, device))
             except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
                 unavailable[metric] = (f"{what} unavailable: {e}", None)
+    if "ImageRewardScore" in wanted:
+        from benchmarks.memobench.step1 import image_reward  # pylint: disable=import-outside-toplevel
+        built, why = image_reward.build(settings)  # InputError: a prompt CSV path is wrong
+        if built is not None:
+            families.append(built)
+        else:
+            unavailable["ImageRewardScore"] = why
     covered = {m for fam in families for m in fam.metric_ids}
     for metric in metric_ids:
         if metric not in covered and metric not in unavailable:

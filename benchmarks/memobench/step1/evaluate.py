@@ -1,0 +1,109 @@
+"""Step 1 over a run's clips: each clip evaluated once, appended as it is scored.
+
+`run_step1` scores the generated clips with the prepared families, resuming from
+step1_per_sample_scores.jsonl, and writes the official eval_{mode}.csv.
+"""
+
+import dataclasses
+import hashlib
+import pathlib
+from typing import Dict, List
+
+from absl import logging
+
+from benchmarks.common import scorecard as card_lib
+from benchmarks.common.errors import InputError
+from benchmarks.common.sample_store import SampleStore, config_digest
+from benchmarks.memobench import clip_eval
+from benchmarks.memobench import dataset
+from benchmarks.memobench import eval_csv
+from benchmarks.memobench import metric_specs
+from benchmarks.memobench.step1 import prepare as step1_prepare
+from metrics.video import frames as frames_lib
+from proto import scorecard_pb2
+
+PER_SAMPLE = "step1_per_sample_scores.jsonl"
+
+
+@dataclasses.dataclass
+class Step1Outcome:
+    """Step 1's per-clip samples (in clip order), metrics and what it wrote."""
+
+    samples: List[scorecard_pb2.SampleScore]
+    metrics: List[scorecard_pb2.MetricResult]
+    checkpoints: List[scorecard_pb2.CheckpointRef]
+    resumed: int
+    seconds: float
+    output_files: Dict[str, str]
+
+
+def run_step1(config, clips, rows, data_root: pathlib.Path, metric_ids,
+              version: str) -> Step1Outcome:
+    """Scores `clips` on the Step 1 `metric_ids`; config is a runner.MemobenchConfig."""
+    prepared = step1_prepare.prepare(config.step1, metric_ids)
+    output_dir = pathlib.Path(config.output_dir)
+    digest = config_digest({
+        "max_side": config.common.max_side, "sample_step": config.common.sample_step,
+        "version": version, "metrics": sorted(metric_ids),
+        "backends": {m: (b.name, b.checkpoint_id) for m in metric_ids
+                     for b in [prepared.backend_of(m)] if b is not None},
+        "prompt_sources": [_file_digest(p) for p in (config.step1.prompt_src_syn,
+                                                      config.step1.prompt_src_real)]})
+    with SampleStore(output_dir / PER_SAMPLE, digest, config.common.resume) as store:
+        if store.resumed:
+            logging.info("Step 1: resuming, %d clips already scored", store.resumed)
+        for i, clip in enumerate(clips):
+            if clip.clip_id in store:
+                continue
+            logging.info("Step 1 [%d/%d] %s", i + 1, len(clips), clip.clip_id)
+            store.append(_evaluate_one(clip, rows, data_root, config, prepared, metric_ids))
+        by_id = {(s.split, s.sample_id): s for s in store.samples()}
+        resumed = store.resumed
+    samples = [by_id[(c.split, c.clip_id)] for c in clips if (c.split, c.clip_id) in by_id]
+    eval_path = eval_csv.write(output_dir / f"eval_{config.mode}.csv", samples)
+    return Step1Outcome(
+        samples=samples, metrics=_metric_results(samples, metric_ids, prepared),
+        checkpoints=prepared.checkpoints(), resumed=resumed,
+        seconds=sum(s.seconds for s in samples),
+        output_files={"eval_csv": str(eval_path),
+                      "step1_per_sample_scores": str(output_dir / PER_SAMPLE)})
+
+
+def _file_digest(path) -> str:
+    """A prompt file's sha256 (so --resume recomputes ImageReward when it changes)."""
+    if not path or not pathlib.Path(path).is_file():
+        return str(path or "")
+    return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
+
+
+def _evaluate_one(clip, rows, data_root, config, prepared,
+                  metric_ids) -> scorecard_pb2.SampleScore:
+    """One clip's SampleScore; an unusable clip gets an error, and the run goes on."""
+    try:
+        row = rows[clip.split].get(clip.clip_id)
+        if row is None:
+            raise InputError(clip.source, f"clip {clip.clip_id} to have a row in the "
+                             f"{clip.split} phase sheet", "none")
+        locate = (dataset.synthetic_ground_truth if clip.split == dataset.SYNTHETIC
+                  else dataset.real_ground_truth)
+        gt = locate(data_root, clip.clip_id, row)
+        return clip_eval.evaluate(clip, gt, config.common.max_side, config.common.sample_step,
+                                  prepared, metric_ids)
+    except (InputError, frames_lib.FrameInputError, ValueError) as e:
+        logging.warning("%s failed: %s", clip.clip_id, e)
+        return scorecard_pb2.SampleScore(sample_id=clip.clip_id, split=clip.split,
+                                         scene=clip.scene, error=str(e))
+
+
+def _metric_results(samples, metric_ids, prepared):
+    results = []
+    for metric in metric_ids:
+        spec = metric_specs.BY_ID[metric]
+        if metric in prepared.unavailable:
+            reason, backend = prepared.unavailable[metric]
+            results.append(card_lib.unavailable(spec, reason, backend))
+            continue
+        fam = next(f for f in prepared.families if metric in f.metric_ids)
+        seconds = sum(float(s.diagnostics.get(clip_eval.SECONDS + fam.name, 0)) for s in samples)
+        results.append(card_lib.aggregate(spec, samples, fam.backend_for(metric), seconds))
+    return results

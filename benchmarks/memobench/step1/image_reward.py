@@ -1,0 +1,62 @@
+"""Step 1 family: ImageRewardScore (ImageReward-v1.0 on 5 frames with the clip's prompt).
+
+The prompt follows run_eval.py (benchmarks.memobench.prompts): synthetic clips from
+--prompt_src_syn, else the phase sheet's prompt column; real clips only from
+--prompt_src_real. A clip without a prompt gets no value (an empty CSV cell, as
+upstream) and its reason in the sample's `unavailable`.
+"""
+
+import pathlib
+from typing import Optional, Tuple
+
+from benchmarks.memobench import prompts as prompts_lib
+from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
+from benchmarks.memobench.step1 import family
+from metrics.checkpoints import resolver
+from proto import scorecard_pb2
+
+METRIC = "ImageRewardScore"
+BACKEND_NAME = "image-reward-v1.0"
+CHECKPOINT_ID = "THUDM/ImageReward (ImageReward.pt, med_config.json) + bert-base-uncased vocab.txt"
+_NOTE = ("BLIP ViT-L/16 + BERT cross-encoder + MLP rebuilt on transformers' BlipVisionModel / "
+         "BlipTextModel from ImageReward.pt's keys (metrics/imagereward); the 5 sampled frames "
+         "share one batched call (upstream: one call per frame)")
+
+
+def backend(note: str = "") -> scorecard_pb2.Backend:
+    return scorecard_pb2.Backend(name=BACKEND_NAME, official=True, checkpoint_id=CHECKPOINT_ID,
+                                 note=_NOTE + (f"; {note}" if note else ""))
+
+
+def _path(value: Optional[str]) -> Optional[pathlib.Path]:
+    return pathlib.Path(value) if value else None
+
+
+def build(settings) -> Tuple[Optional[family.Family], Optional[Tuple[str, scorecard_pb2.Backend]]]:
+    """(family, None) when ImageReward loads, else (None, (reason, backend)).
+
+    Raises:
+        InputError: --prompt_src_syn / --prompt_src_real names a file that does not exist.
+    """
+    sources = prompts_lib.load_prompt_sources(_path(settings.prompt_src_syn),
+                                              _path(settings.prompt_src_real))
+    card_backend = backend(sources.describe())
+    try:
+        from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
+        from metrics.imagereward import reward_model  # pylint: disable=import-outside-toplevel
+        device = device_lib.resolve_device(settings.device)
+        found = [step1_checkpoints.resolve(spec, settings, METRIC) for spec in (
+            reward_model.IMAGE_REWARD, reward_model.MED_CONFIG, reward_model.BERT_VOCAB)]
+        model = reward_model.load_image_reward(*(f.path for f, _ in found), device)
+    except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
+        return None, (f"ImageReward (THUDM/ImageReward) unavailable: {e}", card_backend)
+
+    def compute(ctx: family.ClipContext) -> family.FamilyResult:
+        from metrics.imagereward import scoring  # pylint: disable=import-outside-toplevel
+        prompt, origin = sources.prompt_for(ctx.gt.split, ctx.gt.clip_id, ctx.gt.prompt)
+        if not scoring.has_prompt(prompt):
+            return family.FamilyResult({METRIC: None}, {METRIC: f"no prompt: {origin}"})
+        return family.FamilyResult({METRIC: scoring.image_reward_score(ctx.frames, prompt, model)})
+
+    return family.FunctionFamily("image_reward", (METRIC,), compute, card_backend,
+                                 tuple(ref for _, ref in found)), None

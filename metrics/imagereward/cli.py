@@ -1,0 +1,126 @@
+"""Prints MemoBench's ImageRewardScore of one clip for one prompt.
+
+The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to
+--max_side (640, INTER_AREA, never upscaled) as MemoBench's Step 1 does; frames
+int(i * (N - 1) / 4), i = 0..4, are scored by ImageReward-v1.0 against --prompt,
+each reward goes through a sigmoid and the mean is rounded to 4 dp (see
+metrics.imagereward.scoring). An empty --prompt gives None, as upstream.
+
+Weights: THUDM/ImageReward's ImageReward.pt (--checkpoint: the file or its folder)
+and med_config.json (--med_config; else beside ImageReward.pt), bert-base-uncased's
+vocab.txt (--tokenizer_vocab); else <--checkpoint_dir>/image_reward/ and
+<--checkpoint_dir>/bert_base_uncased/, the HF cache, or a download unless --offline.
+
+Usage:
+  bazel run //metrics/imagereward:image_reward -- --frames=clip.mp4 \\
+      --prompt="a person walks from left to right" --checkpoint_dir=~/ckpt --offline
+
+Exit codes: 0 done; 2 bad input or configuration (unreadable clip, bad flag,
+weights missing or unusable: the message says how to fetch them); 1 internal error.
+"""
+
+from typing import Optional, Sequence
+
+from absl import app
+from absl import flags
+
+from metrics import cli_support
+from metrics import model_cli
+from metrics.checkpoints import resolver
+from metrics.imagereward import reward_model
+from metrics.imagereward import scoring
+from metrics.video import frames as frames_lib
+
+_FRAMES = flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file.")
+_PROMPT = flags.DEFINE_string(
+    "prompt", None, "The clip's text prompt (MemoBench: the generation prompt). Empty: no "
+    "score, as upstream.")
+_MAX_SIDE = flags.DEFINE_integer(
+    "max_side", 640, "Frames whose longer side exceeds this are shrunk (INTER_AREA) first.",
+    lower_bound=1)
+_CHECKPOINT = flags.DEFINE_string(
+    "checkpoint", None, "ImageReward.pt (THUDM/ImageReward), or the folder holding it.")
+_MED_CONFIG = flags.DEFINE_string(
+    "med_config", None, "med_config.json (THUDM/ImageReward); default: beside ImageReward.pt.")
+_TOKENIZER_VOCAB = flags.DEFINE_string(
+    "tokenizer_vocab", None, "bert-base-uncased's vocab.txt, or the folder holding it.")
+_MODEL = model_cli.define_model_flags(
+    "Folder searched for checkpoints (<dir>/image_reward/, <dir>/bert_base_uncased/).")
+
+
+def _resolve_all():
+    """{"weights" | "med_config" | "vocab": (ResolvedCheckpoint, record)}."""
+    dir_value, offline = _MODEL.checkpoint_dir.value, _MODEL.offline.value
+    weights = model_cli.resolve(reward_model.IMAGE_REWARD, _CHECKPOINT.value, dir_value, offline)
+    med_explicit = _MED_CONFIG.value
+    beside = weights[0].path.parent / reward_model.MED_CONFIG.filename
+    if med_explicit is None and _CHECKPOINT.value and beside.is_file():  # beside --checkpoint
+        med_explicit = str(beside)
+    return {"weights": weights,
+            "med_config": model_cli.resolve(reward_model.MED_CONFIG, med_explicit, dir_value,
+                                            offline),
+            "vocab": model_cli.resolve(reward_model.BERT_VOCAB, _TOKENIZER_VOCAB.value,
+                                       dir_value, offline)}
+
+
+def _load(found, device) -> reward_model.ImageReward:
+    try:
+        return reward_model.load_image_reward(found["weights"][0].path,
+                                              found["med_config"][0].path,
+                                              found["vocab"][0].path, device)
+    except (ValueError, OSError) as e:
+        hint = model_cli.fetch_hint(reward_model.IMAGE_REWARD, _MODEL.checkpoint_dir.value)
+        raise resolver.CheckpointUnavailable(
+            f"not a usable ImageReward checkpoint: {' '.join(str(e).split())[:400]}; fetch it "
+            f"with: {hint}") from e
+
+
+def _evaluate() -> dict:
+    clip = frames_lib.load_frames(cli_support.user_path(_FRAMES.value), max_side=_MAX_SIDE.value)
+    device = model_cli.device(_MODEL.device.value)
+    prompt = _PROMPT.value or ""
+    num_frames, height, width = clip.shape[:3]
+    record = {"ImageRewardScore": None, "ImageRewardScore_pct": None, "prompt": prompt,
+              "frames": _FRAMES.value, "num_frames": int(num_frames),
+              "frame_size": [int(width), int(height)], "device": str(device),
+              "backend": "image-reward-v1.0", "checkpoints": {}}
+    if not scoring.has_prompt(prompt):
+        record["indices"] = scoring.frame_indices(int(num_frames))
+        return record
+    found = _resolve_all()
+    result = scoring.image_reward_details(clip, prompt, _load(found, device))
+    record.update({
+        "ImageRewardScore": result.score, "ImageRewardScore_pct": model_cli.pct(result.score),
+        "indices": result.indices, "raw_rewards": result.raw, "sigmoid": result.sigmoid,
+        "checkpoints": {name: rec for name, (_, rec) in found.items()}})
+    return record
+
+
+def format_text(record: dict) -> str:
+    """Readable lines for a record built by _evaluate (no trailing newline)."""
+    width, height = record["frame_size"]
+    lines = [f"frames:               {record['frames']} ({record['num_frames']} frames, "
+             f"{width}x{height})",
+             f"prompt:               {record['prompt']!r}",
+             f"sampled:              {record['indices']}"]
+    if record["ImageRewardScore"] is None:
+        lines.append("ImageRewardScore:     None (empty prompt: MemoBench leaves the cell empty)")
+        return "\n".join(lines)
+    lines.append(f"backend:              {record['backend']} on {record['device']}")
+    for name, checkpoint in record["checkpoints"].items():
+        lines.append(f"{name + ':':<22}{model_cli.checkpoint_text(checkpoint)}")
+    lines += [f"raw rewards:          {record['raw_rewards']}",
+              f"sigmoid:              {record['sigmoid']}",
+              f"ImageRewardScore:     {record['ImageRewardScore']!r} (0-1)",
+              f"ImageRewardScore_pct: {record['ImageRewardScore_pct']!r} (the eval CSV's "
+              "ImageRewardScore column)"]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str]) -> Optional[int]:
+    return model_cli.run_main(argv, _MODEL.json, _evaluate, format_text)
+
+
+if __name__ == "__main__":
+    flags.mark_flags_as_required(["frames", "prompt"])
+    app.run(main, flags_parser=cli_support.parse_flags)
