@@ -14,6 +14,7 @@ from google.protobuf import json_format
 from google.protobuf import message as message_lib
 
 from proto import manifest_pb2
+from proto import preflight_pb2
 from proto import runtime_profile_pb2
 from proto import scorecard_pb2
 
@@ -21,12 +22,14 @@ SCORECARD_SCHEMA = "worldeval.v1.Scorecard/1"
 ARTIFACT_MANIFEST_SCHEMA = "worldeval.v1.ArtifactManifest/1"
 ASSET_MANIFEST_SCHEMA = "worldeval.v1.AssetManifest/1"
 RUNTIME_PROFILE_SCHEMA = "worldeval.v1.RuntimeProfile/1"
+PREFLIGHT_REPORT_SCHEMA = "worldeval.v1.PreflightReport/1"
 
 _SCHEMAS = {
         scorecard_pb2.Scorecard: SCORECARD_SCHEMA,
         manifest_pb2.ArtifactManifest: ARTIFACT_MANIFEST_SCHEMA,
         manifest_pb2.AssetManifest: ASSET_MANIFEST_SCHEMA,
         runtime_profile_pb2.RuntimeProfile: RUNTIME_PROFILE_SCHEMA,
+        preflight_pb2.PreflightReport: PREFLIGHT_REPORT_SCHEMA,
 }
 
 M = TypeVar("M", bound=message_lib.Message)

@@ -26,6 +26,7 @@ from benchmarks.memobench import generated as generated_lib
 from benchmarks.memobench import leaderboard
 from benchmarks.memobench import manifest
 from benchmarks.memobench import metric_specs
+from benchmarks.memobench import readiness
 from benchmarks.memobench import verification
 from benchmarks.memobench.ors import step as ors_step
 from benchmarks.memobench.step1 import evaluate as step1_evaluate
@@ -148,9 +149,12 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
                          "at least one generated clip matching the selection", "none")
     out = outputs_lib.RunOutputs(config.output_dir)
     results = {m: _not_run(m, steps) for m in metric_ids}
+    for metric_id, reason in readiness.unready(metric_ids, config.step1).items():
+        results[metric_id] = card_lib.unavailable(metric_specs.BY_ID[metric_id], reason)
+    metric_ids_run = [m for m in metric_ids if results[m].unavailable_reason.startswith("its step")]
     step_samples, checkpoints, notes, files = [], [], [], {}
 
-    step1_ids = [m for m in metric_ids if _step_of(m) == STEP1]
+    step1_ids = [m for m in metric_ids_run if _step_of(m) == STEP1]
     if STEP1 in steps and step1_ids:
         s1 = step1_evaluate.run_step1(config, clips, rows, data_root, step1_ids,
                                       BENCHMARK_VERSION)
@@ -164,7 +168,7 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
                      "pandas 2 (spec §5)")
         if s1.resumed:
             notes.append(f"Step 1 resumed: {s1.resumed} clips reused from an earlier run")
-    if ORS in steps and "ORS" in metric_ids:
+    if ORS in steps and "ORS" in metric_ids_run:
         ors = ors_step.run_ors(clips, data_root, config.step1, out.dir, config.common.resume,
                                config.sam3_metadata_dir, config.synthetic_sheet,
                                config.real_sheet)
@@ -172,9 +176,9 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
         step_samples.append(ors.samples)
         checkpoints += ors.checkpoints
         files.update(ors.output_files)
-    if VQA in steps and set(vqa_step.METRIC_IDS) & set(metric_ids):
+    if VQA in steps and set(vqa_step.METRIC_IDS) & set(metric_ids_run):
         vqa = _run_vqa(config, data_root, out.dir)
-        results.update({m.id: m for m in vqa.metrics if m.id in metric_ids})
+        results.update({m.id: m for m in vqa.metrics if m.id in metric_ids_run})
         step_samples.append(vqa.samples)
         files.update(vqa.output_files)
         notes += [f"VQA: {n}" for n in vqa.notes]

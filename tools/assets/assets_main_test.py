@@ -1,0 +1,72 @@
+"""//tools/assets:assets as a user runs it: plan for every benchmark, fetch through a
+loopback hub given by --endpoint, exit codes."""
+
+import os
+import subprocess
+
+from metrics.testing import binary_runner
+from tools.assets import loopback_hub
+
+ASSETS = binary_runner.Binary("tools/assets", "assets")
+DINO = os.urandom(20_000)
+
+
+def _run(tmp_path, *args):
+    """Caches inside tmp_path; any address but 127.0.0.1 goes to a dead proxy."""
+    env = dict(os.environ, HTTP_PROXY="http://127.0.0.1:9", HTTPS_PROXY="http://127.0.0.1:9",
+               NO_PROXY="127.0.0.1,localhost", HF_HUB_DISABLE_TELEMETRY="1")
+    env.pop("HF_HUB_OFFLINE", None)
+    for name in ("HOME", "TORCH_HOME", "XDG_CACHE_HOME", "HF_HOME"):
+        env[name] = str(tmp_path / "env" / name)
+    return subprocess.run([str(ASSETS.path), *args], capture_output=True, text=True,
+                          check=False, timeout=300, env=env)
+
+
+def test_plan_for_every_benchmark(tmp_path):
+    done = _run(tmp_path, "plan", "--benchmark=all")
+    assert done.returncode == 0, done.stderr
+    blocks = done.stdout.strip().split("\n\n")  # one plan per benchmark
+    assert len(blocks) == 42
+    assert [b.split(":")[0] for b in blocks][:3] == ["vbench", "vbench-plus-plus", "vbench-2.0"]
+    assert all("\nnext:\n" in b for b in blocks)
+    assert done.stdout.count("No runtime profile yet") >= 30
+
+
+def test_fetch_from_the_endpoint_into_cache_dir(tmp_path):
+    with loopback_hub.LoopbackHub() as hub:
+        hub.add_repo("facebook/dinov2-base", "c" * 40,
+                     {"model.safetensors": DINO, "config.json": b"{}\n"})
+        cache = tmp_path / "ckpts"
+        done = _run(tmp_path, "fetch", "--benchmark=memobench",
+                    "--metrics=ObjIdentityConsistency", f"--cache_dir={cache}",
+                    f"--endpoint={hub.endpoint}")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert (cache / "dinov2_base" / "model.safetensors").read_bytes() == DINO
+        assert "2 of 2 files in place" in done.stdout
+        assert (f"next: ./bazelw run //tools:preflight -- --benchmark=memobench "
+                f"--checkpoint_dir={cache}") in done.stdout
+        again = _run(tmp_path, "fetch", "--benchmark=memobench",
+                     "--metrics=ObjIdentityConsistency", f"--cache_dir={cache}",
+                     f"--endpoint={hub.endpoint}")
+        assert again.returncode == 0 and again.stdout.count("present") == 2
+        assert hub.downloads() == 2  # the second run downloaded nothing
+
+
+def test_fetch_failure_exits_1(tmp_path):
+    with loopback_hub.LoopbackHub() as hub:  # serves no repository at all
+        done = _run(tmp_path, "fetch", "--benchmark=memobench",
+                    "--metrics=ObjIdentityConsistency", f"--cache_dir={tmp_path / 'c'}",
+                    f"--endpoint={hub.endpoint}")
+    assert done.returncode == 1
+    assert "failed  dinov2_base/model.safetensors  listing facebook/dinov2-base@main" in done.stdout
+
+
+def test_bad_usage_exits_2_and_lists_the_valid_choices(tmp_path):
+    done = _run(tmp_path, "download", "--benchmark=memobench")
+    assert done.returncode == 2 and "plan or fetch" in done.stderr
+    done = _run(tmp_path, "plan", "--benchmark=nosuchbench")
+    assert done.returncode == 2 and "'nosuchbench'" in done.stderr and "vbench" in done.stderr
+    done = _run(tmp_path, "fetch", "--benchmark=vbench")
+    assert done.returncode == 2 and "memobench" in done.stderr  # no profile: lists those with one
+    done = _run(tmp_path, "fetch", "--benchmark=memobench", "--metrics=Nope")
+    assert done.returncode == 2 and "'Nope'" in done.stderr and "GT_ALL_PSNR" in done.stderr

@@ -1,0 +1,124 @@
+"""The catalog: 42 entries, unique ids, claims that are enums with backing; bad files fail
+with their file and line."""
+
+import pytest
+
+from proto import catalog_pb2
+from proto import runtime_profile_pb2
+from proto import scorecard_pb2
+from tools.catalog import catalog_lib
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return catalog_lib.load_catalog()
+
+
+@pytest.fixture(scope="module")
+def text():
+    return (catalog_lib.repo_root() / catalog_lib.CATALOG_FILE).read_text()
+
+
+def _load_modified(tmp_path, text, old, new, count=1):
+    assert old in text, old
+    path = tmp_path / "catalog.textproto"
+    path.write_text(text.replace(old, new, count))
+    return catalog_lib.load_catalog(path)
+
+
+def test_42_benchmarks_30_video_12_world_model(catalog):
+    assert len(catalog.benchmarks) == 42
+    families = [e.task_family for e in catalog.benchmarks]
+    assert families.count(catalog_pb2.VIDEO_GENERATION) == 30
+    assert families.count(catalog_pb2.WORLD_MODEL) == 12
+
+
+def test_ids_are_unique_and_lowercase(catalog):
+    ids = catalog_lib.benchmark_ids(catalog)
+    assert len(set(ids)) == 42
+    assert all(i == i.lower() and " " not in i for i in ids)
+    assert ids[0] == "vbench" and ids[-1] == "wrbench"  # landscape §2 order
+
+
+def test_every_entry_is_described(catalog):
+    for entry in catalog.benchmarks:
+        assert entry.name and entry.measures and entry.upstream_claim, entry.id
+        assert entry.environment != runtime_profile_pb2.ENVIRONMENT_TYPE_UNSPECIFIED
+        if entry.upstream_repository:
+            assert entry.upstream_repository.startswith("github.com/"), entry.id
+
+
+def test_claims_today_are_modest(catalog):
+    """Nothing claims a complete runner or a full suite, and nothing but MemoBench is built."""
+    for entry in catalog.benchmarks:
+        assert entry.implementation != catalog_pb2.FULL_RUNNER, entry.id
+        assert entry.verification in (scorecard_pb2.NOT_EXECUTED, scorecard_pb2.BOUNDED), entry.id
+        if entry.id != "memobench":
+            assert entry.implementation == catalog_pb2.NOT_IMPLEMENTED, entry.id
+            assert entry.verification == scorecard_pb2.NOT_EXECUTED, entry.id
+    memobench = catalog_lib.get_entry("memobench", catalog)
+    assert memobench.implementation == catalog_pb2.PARTIAL_RUNNER
+    assert "//benchmarks/memobench:run" in memobench.targets
+
+
+def test_profiles_are_referenced(catalog):
+    with_profile = sorted(e.id for e in catalog.benchmarks if e.runtime_profile)
+    assert with_profile == ["memobench", "mirabench", "vmbench", "worldscore"]
+
+
+def test_unknown_benchmark_lists_the_valid_ids(catalog):
+    with pytest.raises(catalog_lib.UnknownIdError) as e:
+        catalog_lib.get_entry("vbench3", catalog)
+    assert "did you mean vbench" in str(e.value)
+    assert len(e.value.valid) == 42 and "wrbench" in str(e.value)
+
+
+def test_get_entry(catalog):
+    assert catalog_lib.get_entry("worldscore", catalog).task_family == catalog_pb2.WORLD_MODEL
+
+
+def test_malformed_file_names_file_and_line(tmp_path, text):
+    with pytest.raises(catalog_lib.TextprotoError) as e:
+        _load_modified(tmp_path, text, '  task_family: VIDEO_GENERATION\n',
+                       '  task_family: VIDEO\n')
+    assert e.value.path == str(tmp_path / "catalog.textproto")
+    assert e.value.line == text.splitlines().index("  task_family: VIDEO_GENERATION") + 1
+
+
+def _line_of(text, needle, occurrence=1):
+    lines = [i + 1 for i, line in enumerate(text.splitlines()) if needle in line]
+    return lines[occurrence - 1]
+
+
+@pytest.mark.parametrize("old, new, reason, needle, occurrence", [
+    ('id: "vbench-plus-plus"', 'id: "vbench"', "listed twice", 'id: "vbench"', 2),
+    ('  task_family: WORLD_MODEL\n', '  task_family: VIDEO_GENERATION\n', "30 VIDEO_GENERATION",
+     "schema_version", 1),
+    ('id: "vbench"\n', 'id: "VBench"\n', "lowercase", 'id: "VBench"', 1),
+    ('  targets: "//benchmarks/memobench:import"\n', '  targets: "benchmarks/memobench"\n',
+     "not a Bazel label", "benchmarks/memobench\"", 1),
+    ('  implementation: PARTIAL_RUNNER\n', '  implementation: NOT_IMPLEMENTED\n',
+     "targets must be listed", 'id: "memobench"', 1),
+    ('  verification: BOUNDED\n', '  verification: NOT_EXECUTED\n', "needs evidence",
+     'id: "memobench"', 1),
+    ('    bazel_target: "//benchmarks/memobench:run"\n', '    bazel_target: "//tools:catalog"\n',
+     "not one of the entry's targets", 'id: "memobench"', 1),
+    ('    data: BUNDLED_SAMPLE\n', '', "evidence data is not set", 'id: "memobench"', 1),
+    ('    scorecard_sha256: "', '    scorecard_sha256: "00', "full sha256", 'id: "memobench"', 1),
+    ('  runtime_profile: "benchmarks/vmbench/runtime_profile.textproto"\n', '',
+     "runtime_profile must be", 'id: "vmbench"', 1),
+    ('  environment: UNIFIED_METRIC_STACK\n  needs_service: true\n  metrics: "VisualQuality"',
+     '  environment: UNIFIED_METRIC_STACK\n  metrics: "VisualQuality"', "needs_service must be",
+     'id: "memobench"', 1),
+    ('  metrics: "ORS"\n', '  metrics: "ORS2"\n', "not in its runtime profile",
+     'id: "memobench"', 1),
+    ('  implementation: NOT_IMPLEMENTED\n  verification: NOT_EXECUTED\n  upstream_claim: "One',
+     '  implementation: PARTIAL_RUNNER\n  targets: "//benchmarks/vbench:run"\n'
+     '  verification: NOT_EXECUTED\n  upstream_claim: "One', "needs a runtime profile",
+     'id: "vbench"', 1),
+])
+def test_broken_rules_name_the_line(tmp_path, text, old, new, reason, needle, occurrence):
+    with pytest.raises(catalog_lib.TextprotoError, match=reason) as e:
+        _load_modified(tmp_path, text, old, new)
+    modified = text.replace(old, new, 1)
+    assert e.value.line == _line_of(modified, needle, occurrence)

@@ -1,0 +1,67 @@
+"""//tools:worldeval: dispatch to the per-benchmark and cross-benchmark programs."""
+
+from metrics.testing import binary_runner
+from tools.catalog import catalog_lib
+from tools.worldeval import dispatch
+
+WORLDEVAL = binary_runner.Binary("tools/worldeval", "worldeval")
+
+
+def test_catalog_runs_the_catalog_program(tmp_path):
+    done = WORLDEVAL.run(tmp_path, "catalog")
+    assert done.returncode == 0, done.stderr
+    assert "42 benchmarks (30 video generation, 12 world model)" in done.stdout
+    one = WORLDEVAL.run(tmp_path, "catalog", "--benchmark=memobench")
+    assert one.returncode == 0 and "MemoBench" in one.stdout
+
+
+def test_preflight_runs_preflight_with_its_exit_code(tmp_path):
+    done = WORLDEVAL.run(tmp_path, "preflight", "--benchmark=memobench",
+                         "--metrics=GT_ALL_PSNR,GT_ALL_LPIPS")
+    assert done.returncode == 1, done.stdout + done.stderr  # LPIPS weights are not here
+    lines = done.stdout.splitlines()
+    assert any(l.split()[:2] == ["GT_ALL_PSNR", "ready"] for l in lines)
+    assert any(l.split()[:3] == ["GT_ALL_LPIPS", "NOT", "READY"] for l in lines)
+    ready = WORLDEVAL.run(tmp_path, "preflight", "--benchmark=memobench", "--metrics=GT_ALL_SSIM")
+    assert ready.returncode == 0, ready.stdout + ready.stderr
+
+
+def test_assets_and_run_pass_their_arguments_through(tmp_path):
+    plan = WORLDEVAL.run(tmp_path, "assets", "plan", "--benchmark=vbench")
+    assert plan.returncode == 0 and "No runtime profile yet" in plan.stdout
+    run = WORLDEVAL.run(tmp_path, "run", "--benchmark=memobench", "--help")
+    assert "--generated_dir" in run.stdout  # the runner's own help (absl exits 1 after it)
+
+
+def test_unknown_subcommand_or_benchmark_lists_the_valid_ones(tmp_path):
+    done = WORLDEVAL.run(tmp_path, "evaluate", "--benchmark=memobench")
+    assert done.returncode == 2
+    assert "unknown subcommand 'evaluate'" in done.stderr
+    assert "run, import, preflight, assets, catalog" in done.stderr
+    done = WORLDEVAL.run(tmp_path)
+    assert done.returncode == 2 and "unknown subcommand none" in done.stderr
+    done = WORLDEVAL.run(tmp_path, "run", "--benchmark=nosuchbench")
+    assert done.returncode == 2 and "'nosuchbench'" in done.stderr and "vbench" in done.stderr
+
+
+def test_a_benchmark_without_a_runner_says_which_have_one(tmp_path):
+    done = WORLDEVAL.run(tmp_path, "run", "--benchmark=vbench")
+    assert done.returncode == 2
+    assert "no run program for vbench yet" in done.stderr
+    assert "memobench (//benchmarks/memobench:run)" in done.stderr
+
+
+def test_every_catalog_runner_and_importer_is_in_the_runfiles():
+    for kind in dispatch.PER_BENCHMARK:
+        for benchmark, label in dispatch.per_benchmark_targets(kind).items():
+            assert WORLDEVAL.path.parent.parent.parent.joinpath(
+                dispatch.runfile_of(label)).is_file(), (benchmark, label)
+    assert {e.id for e in catalog_lib.load_catalog().benchmarks
+            if e.targets} >= set(dispatch.per_benchmark_targets("run"))
+
+
+def test_resolve_strips_the_benchmark_flag():
+    assert dispatch.resolve(["run", "--benchmark", "memobench", "--limit=1"]) == (
+        "//benchmarks/memobench:run", ["--limit=1"])
+    assert dispatch.resolve(["preflight", "--benchmark=memobench"]) == (
+        "//tools/preflight:preflight", ["--benchmark=memobench"])
