@@ -17,16 +17,9 @@ from metrics.clip import aesthetic
 from metrics.clip import random_models
 from metrics.clip import reference_transform
 from metrics.clip import vision
+from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fixture)
 
 _CLIP_SPEC = dataclasses.replace(aesthetic.CLIP_VIT_L14, hf_repo="example/not-on-the-hub")
-
-
-@pytest.fixture(autouse=True)
-def _no_real_caches(tmp_path, monkeypatch):
-    for name in ("TORCH_HOME", "XDG_CACHE_HOME", "HF_HOME"):
-        monkeypatch.setenv(name, str(tmp_path / "cache" / name))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
 
 
 @pytest.fixture(scope="module")

@@ -22,18 +22,11 @@ from metrics.clip import clipiqa
 from metrics.clip import reference_clip
 from metrics.clip import reference_transform
 from metrics.clip import tiny_clipiqa
+from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fixture)
 
 _RN50_UNPINNED = dataclasses.replace(clipiqa.CLIP_RN50, sha256="")  # random weights
 _PROMPTS = dataclasses.replace(clipiqa.CLIPIQA_PLUS_PROMPTS, hf_repo="example/not-on-the-hub")
 _EOT_INDEX = 20
-
-
-@pytest.fixture(autouse=True)
-def _no_real_caches(tmp_path, monkeypatch):
-    for name in ("TORCH_HOME", "XDG_CACHE_HOME", "HF_HOME"):
-        monkeypatch.setenv(name, str(tmp_path / "cache" / name))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
 
 
 @pytest.fixture(scope="module")

@@ -17,17 +17,10 @@ from metrics.checkpoints import resolver
 from metrics.clip import random_models
 from metrics.clip import reference_transform
 from metrics.clip import vision
+from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fixture)
 
 _SPEC = resolver.CheckpointSpec(name="tiny_clip", filename="model.safetensors",
                                 hf_repo="example/tiny-clip", snapshot=True)
-
-
-@pytest.fixture(autouse=True)
-def _no_real_caches(tmp_path, monkeypatch):
-    for name in ("TORCH_HOME", "XDG_CACHE_HOME", "HF_HOME"):
-        monkeypatch.setenv(name, str(tmp_path / "cache" / name))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
 
 
 @pytest.fixture(scope="module")

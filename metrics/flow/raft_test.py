@@ -15,6 +15,7 @@ from torchvision.models.optical_flow import raft_large
 
 from metrics.checkpoints import resolver
 from metrics.flow import raft
+from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fixture)
 
 # RAFT's correlation pyramid needs >= 128 px per side after padding; 124x130
 # pads to 128x136, exercising the bottom/right replicate padding.
@@ -30,13 +31,6 @@ def random_raft(tmp_path_factory):
     folder = tmp_path_factory.mktemp("ckpt")
     torch.save(model.state_dict(), folder / raft.RAFT_LARGE.filename)
     return model, folder
-
-
-@pytest.fixture(autouse=True)
-def _no_real_caches(tmp_path, monkeypatch):
-    for name in ("TORCH_HOME", "XDG_CACHE_HOME", "HF_HOME"):
-        monkeypatch.setenv(name, str(tmp_path / "cache" / name))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
 
 
 def _pairs(count, seed):
