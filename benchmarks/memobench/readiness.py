@@ -15,6 +15,8 @@ from benchmarks.common import runtime_profiles
 from proto import preflight_pb2
 
 BENCHMARK_ID = "memobench"
+_ALTERNATIVES = {"MotionSmoothness": "--flow_backend=dis",
+                 "CameraControllability": "--camera_backend=classical"}
 _UNREPAIRABLE = (preflight_pb2.PreflightCheck.PYTHON_MODULE, preflight_pb2.PreflightCheck.CUDA)
 
 
@@ -39,8 +41,11 @@ def unready(metric_ids: Sequence[str], step1_settings) -> Dict[str, str]:
                           kinds=frozenset(_UNREPAIRABLE)))
     reasons = {}
     for verdict in report.metrics:
-        failed = [c.reason for c in verdict.checks
+        failed = [c.reason + (f" (fix: {c.fix})" if c.fix else "") for c in verdict.checks
                   if c.blocking and not c.ok and c.kind in _UNREPAIRABLE]
         if failed:
-            reasons[verdict.metric_id] = "preflight: " + "; ".join(failed)
+            alternative = _ALTERNATIVES.get(verdict.metric_id, "")
+            reasons[verdict.metric_id] = "preflight: " + "; ".join(failed) + (
+                f"; or pass {alternative} for a weight-free, non-official estimate"
+                if alternative else "")
     return reasons

@@ -25,6 +25,8 @@ def test_missing_package_is_the_reason(monkeypatch):
     assert list(reasons) == ["MotionSmoothness"]
     assert reasons["MotionSmoothness"].startswith("preflight: ")
     assert "no_such_module_for_worldeval_test" in reasons["MotionSmoothness"]
+    assert reasons["MotionSmoothness"].endswith(
+        "or pass --flow_backend=dis for a weight-free, non-official estimate")
 
 
 def test_non_official_backend_needs_no_official_package(monkeypatch):
