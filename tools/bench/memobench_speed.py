@@ -69,6 +69,7 @@ def main(argv):
     config = runner.MemobenchConfig(
         common=common, data_root=data, output_dir=out, model_name=model, mode=_MODE.value,
         generated_synthetic_dir=gen / "Synthetic", generated_real_dir=gen / "Real",
+        steps=(runner.STEP1,),
         step1=Step1Settings(device=common.device, checkpoint_dir=common.checkpoint_dir,
                             offline=common.offline, flow_backend=_FLOW.value))
     start = time.perf_counter()
