@@ -24,11 +24,14 @@ from tools.fixtures import memobench_fixture
 RUN = pathlib.Path(os.environ.get("TEST_SRCDIR", "")) / "worldeval" / "benchmarks" / "memobench" / "run"
 
 
-def _run(args, cwd):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("WORLDFOUNDRY_")}
+def _run(args, cwd, offline_env=True):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("WORLDFOUNDRY_") and k not in ("WORLDEVAL_OFFLINE", "HF_HUB_OFFLINE")}
     # Never reach for checkpoints outside the test: no downloads, no user caches.
-    env.update(WORLDEVAL_OFFLINE="1", HOME=str(cwd), TORCH_HOME=str(cwd / "torch"),
-               HF_HOME=str(cwd / "hf"), XDG_CACHE_HOME=str(cwd / "cache"))
+    env.update(HOME=str(cwd), TORCH_HOME=str(cwd / "torch"), HF_HOME=str(cwd / "hf"),
+               XDG_CACHE_HOME=str(cwd / "cache"))
+    if offline_env:
+        env["WORLDEVAL_OFFLINE"] = "1"
     return subprocess.run([str(RUN)] + args, cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=300, check=False)
 
@@ -58,6 +61,17 @@ def test_no_flags_evaluates_the_bundled_sample(tmp_path):
     assert not card["verification"].get("leaderboard_eligible", False)
     assert "NOT_OFFICIAL_DATA" in {b["reason"] for b in card["verification"]["blocking"]}
     assert "GT_ALL_PSNR" in done.stdout and "unavailable" in done.stdout
+
+
+def test_bundled_sample_downloads_nothing_unless_asked(tmp_path):
+    done = _run(["--metrics=GT_ALL_LPIPS,GT_ALL_PSNR", "--steps=step1"], cwd=tmp_path,
+                offline_env=False)
+    assert done.returncode == 0, done.stderr
+    assert "nothing is downloaded" in done.stdout
+    card = json.loads((tmp_path / "worldeval_outputs" / "memobench" / "ReferenceModel" /
+                       "scorecard.json").read_text())
+    lpips = next(m for m in card["metrics"] if m["id"] == "GT_ALL_LPIPS")
+    assert "--offline forbids downloading" in lpips["unavailable_reason"]
 
 
 def test_broken_clips_are_recorded_and_the_run_goes_on(fixture_root, tmp_path):

@@ -8,6 +8,7 @@ dataset built by //tools/fixtures) and says so. Exit codes: 0 done (some metrics
 unavailable), 2 unusable input or configuration, 1 internal error.
 """
 
+import dataclasses
 import os
 
 from absl import flags
@@ -144,6 +145,12 @@ def _config() -> runner.MemobenchConfig:
         inputs = bundled_sample.extract()
         print(f"No --generated_dir/--data_root given: evaluating the bundled sample "
               f"(model {inputs.model_name}, extracted to {inputs.root}).")
+        if not flags.FLAGS["offline"].present:
+            # A first look should not start several GB of downloads: checkpoints already
+            # present (--checkpoint_dir, caches) are used; --nooffline fetches the rest.
+            common = dataclasses.replace(common, offline=True)
+            print("Bundled sample: nothing is downloaded (metrics whose weights are not "
+                  "found locally are reported unavailable); pass --nooffline to fetch them.")
         gen_root, data_root, model = inputs.generated_dir, inputs.data_root, inputs.model_name
     else:
         gen_root = _opt_path(GENERATED_DIR.value)
