@@ -123,6 +123,10 @@ def test_test_models_are_never_official(run):
     reasons = {(b.reason, b.metric_id) for b in card.verification.blocking}
     assert (scorecard_pb2.NON_OFFICIAL_BACKEND, "InstructionFollowing") in reasons
     assert any(r == scorecard_pb2.NOT_OFFICIAL_DATA for r, _ in reasons)
+    # The random SAM-3 matches no pinned digest: the scorecard says so.
+    (ors_ref,) = [c for c in card.provenance.checkpoints if c.metric_id == "ORS"]
+    assert not ors_ref.pinned_digest_matched
+    assert any("without a pinned digest" in n and "facebook/sam3 (ORS)" in n for n in card.notes)
 
 
 def test_steps_not_run_are_unavailable_with_the_reason(tmp_path):

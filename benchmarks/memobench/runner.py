@@ -213,6 +213,11 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
         "data_root": data_root, "generated_synthetic_dir": config.generated_synthetic_dir,
         "generated_real_dir": config.generated_real_dir}))
     card.provenance.checkpoints.extend(checkpoints)
+    unpinned = sorted({f"{c.id} ({c.metric_id})" for c in checkpoints
+                       if not c.pinned_digest_matched})
+    if unpinned:
+        notes.append("loaded without a pinned digest to compare (sha256 recorded, but "
+                     "nothing shows these are the official weights): " + ", ".join(unpinned))
     card.notes.extend(notes)
     by_id = {(s.split, s.sample_id): s for s in samples}
     out_samples = out.write_per_sample(samples)

@@ -17,5 +17,6 @@ def resolve(spec: resolver.CheckpointSpec, settings,
                              checkpoint_dir=settings.checkpoint_dir, offline=settings.offline)
     ref = scorecard_pb2.CheckpointRef(
         metric_id=metric_id, id=spec.hf_repo or spec.url or spec.filename,
-        revision=found.revision, sha256=found.sha256, path=str(found.path))
+        revision=found.revision, sha256=found.sha256, path=str(found.path),
+        pinned_digest_matched=bool(spec.sha256))  # resolve() refuses a mismatch
     return found, ref
