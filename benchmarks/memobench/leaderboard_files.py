@@ -21,6 +21,7 @@ from typing import Dict, List, Optional
 import pandas as pd
 
 from benchmarks.common.errors import InputError
+from benchmarks.memobench.vqa import official
 
 EVAL_PATTERN = "eval_*.csv"
 ORS_FILE = "ors_scores.csv"
@@ -45,12 +46,8 @@ MODEL_DISPLAY_NAMES = {
     "ltx-video": "LTX-Video", "cogvideo": "CogVideoX",
 }
 # leaderboard.py load_vqa_results VQA_KEY_MAP: llm-vqa.py dimension -> leaderboard column.
-VQA_KEY_MAP = {
-    "Instruction Following": "InstructionFollowing",
-    "Object and Background": "ObjectBackground",
-    "Continuity of Memory": "ContinuityOfMemory",
-    "Physics Adherence": "PhysicsAdherence",
-}
+# leaderboard.py's VQA key map: llm-vqa.py's dimension names -> leaderboard columns.
+VQA_KEY_MAP = official.DIMENSION_METRICS
 
 
 def canonical_key(name: str) -> str:
