@@ -10,7 +10,7 @@ import hashlib
 import json
 import os
 import pathlib
-from typing import Dict, Iterable
+from typing import Dict, Iterable, Tuple
 
 from proto import schema
 from proto import scorecard_pb2
@@ -24,19 +24,26 @@ def config_digest(settings: dict) -> str:
     return hashlib.sha256(blob).hexdigest()[:16]
 
 
+Key = Tuple[str, str]  # (split, sample_id): ids repeat across splits (MemoBench's "001")
+
+
+def key_of(sample: scorecard_pb2.SampleScore) -> Key:
+    return (sample.split, sample.sample_id)
+
+
 class SampleStore:
-    """Append-only store of SampleScore messages, keyed by sample id."""
+    """Append-only store of SampleScore messages, keyed by (split, sample id)."""
 
     def __init__(self, path: os.PathLike, digest: str, resume: bool):
         self.path = pathlib.Path(path)
         self.digest = digest
-        self._samples: Dict[str, scorecard_pb2.SampleScore] = {}
+        self._samples: Dict[Key, scorecard_pb2.SampleScore] = {}
         self.resumed = 0
         self.discarded_stale = 0
         if resume and self.path.exists():
             for sample in schema.read_jsonl(self.path, scorecard_pb2.SampleScore):
                 if sample.diagnostics.get(CONFIG_DIGEST_KEY) == digest and not sample.error:
-                    self._samples[sample.sample_id] = sample
+                    self._samples[key_of(sample)] = sample
                 else:
                     self.discarded_stale += 1
             self.resumed = len(self._samples)
@@ -50,11 +57,15 @@ class SampleStore:
         os.replace(tmp, self.path)
         self._file = open(self.path, "a", encoding="utf-8")
 
-    def __contains__(self, sample_id: str) -> bool:
-        return sample_id in self._samples
+    def __contains__(self, key: Key) -> bool:
+        return key in self._samples
 
-    def get(self, sample_id: str) -> scorecard_pb2.SampleScore:
-        return self._samples[sample_id]
+    def get(self, key: Key) -> scorecard_pb2.SampleScore:
+        return self._samples[key]
+
+    def discard(self, key: Key) -> None:
+        """Forgets a kept sample (its inputs changed): it is recomputed and re-appended."""
+        self._samples.pop(key, None)
 
     def append(self, sample: scorecard_pb2.SampleScore) -> None:
         """Records one sample durably (flush + fsync) before returning."""
@@ -62,7 +73,7 @@ class SampleStore:
         self._file.write(schema.to_json_line(sample))
         self._file.flush()
         os.fsync(self._file.fileno())
-        self._samples[sample.sample_id] = sample
+        self._samples[key_of(sample)] = sample
 
     def samples(self) -> Iterable[scorecard_pb2.SampleScore]:
         return list(self._samples.values())

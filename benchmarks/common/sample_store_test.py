@@ -19,8 +19,8 @@ def test_appends_are_durable_and_resumable(tmp_path):
         f.write('{"sample_id": "c", "metr')
     with sample_store.SampleStore(path, "d1", resume=True) as store:
         assert store.resumed == 2
-        assert "a" in store and "b" in store and "c" not in store
-        assert store.get("b").metrics["m"] == 2.0
+        assert ("synthetic", "a") in store and ("synthetic", "b") in store and ("synthetic", "c") not in store
+        assert store.get(("synthetic", "b")).metrics["m"] == 2.0
         store.append(_sample("c", 3.0))
     with sample_store.SampleStore(path, "d1", resume=True) as store:
         assert sorted(s.sample_id for s in store.samples()) == ["a", "b", "c"]
@@ -32,7 +32,7 @@ def test_resume_recomputes_failed_and_stale_samples(tmp_path):
         store.append(_sample("ok"))
         store.append(_sample("bad", error="boom"))
     with sample_store.SampleStore(path, "d1", resume=True) as store:
-        assert "ok" in store and "bad" not in store
+        assert ("synthetic", "ok") in store and ("synthetic", "bad") not in store
     with sample_store.SampleStore(path, "other-settings", resume=True) as store:
         assert store.resumed == 0 and store.discarded_stale == 1
 
@@ -42,7 +42,7 @@ def test_without_resume_starts_fresh(tmp_path):
     with sample_store.SampleStore(path, "d1", resume=False) as store:
         store.append(_sample("a"))
     with sample_store.SampleStore(path, "d1", resume=False) as store:
-        assert "a" not in store
+        assert ("synthetic", "a") not in store
     assert path.read_text() == ""
 
 

@@ -3,14 +3,22 @@
 import collections
 import dataclasses
 import math
-from typing import Iterable, List, Optional, Sequence
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 from proto import scorecard_pb2
 
 
 @dataclasses.dataclass(frozen=True)
 class MetricSpec:
-    """What a metric is, independent of any run."""
+    """What a metric is, independent of any run (one row of a benchmark's metric table).
+
+    Attributes:
+      official_column: where the official tool writes it (column or key), if it does.
+      step: the part of the benchmark's pipeline that computes it.
+      family: the metric family (benchmarks/common/family.py) that fills it.
+      backends: the backend names that can compute it; the first is the official one.
+      output_files: the official output files that carry it.
+    """
 
     id: str
     display_name: str
@@ -18,6 +26,11 @@ class MetricSpec:
     higher_is_better: bool
     leaderboard: bool = False
     aggregation: str = "mean over samples"
+    official_column: str = ""
+    step: str = ""
+    family: str = ""
+    backends: Tuple[str, ...] = ()
+    output_files: Tuple[str, ...] = ()
 
 
 def _mean_ci95(values: Sequence[float]):
@@ -32,11 +45,13 @@ def _mean_ci95(values: Sequence[float]):
 
 def aggregate(spec: MetricSpec, samples: Iterable[scorecard_pb2.SampleScore],
               backend: scorecard_pb2.Backend, seconds: float = 0.0,
-              unavailable_reason: str = "") -> scorecard_pb2.MetricResult:
+              unavailable_reason: str = "",
+              record_coverage: bool = True) -> scorecard_pb2.MetricResult:
     """Mean of `spec.id` over the samples that have it, with a 95% normal interval.
 
     With no sample value the metric is unavailable: the reason is `unavailable_reason`,
-    else the most common per-sample reason.
+    else the most common per-sample reason. With `record_coverage`, `samples` are the
+    ones that should all carry the metric: the result names those that do not.
     """
     result = scorecard_pb2.MetricResult(
         id=spec.id, display_name=spec.display_name, unit=spec.unit,
@@ -52,6 +67,8 @@ def aggregate(spec: MetricSpec, samples: Iterable[scorecard_pb2.SampleScore],
         result.unavailable_reason = unavailable_reason or (
             reasons.most_common(1)[0][0] if reasons else "no sample produced a value")
         return result
+    if record_coverage:
+        _record_coverage(result, samples)
     mean, interval = _mean_ci95(values)
     result.available = True
     result.value = mean
@@ -59,6 +76,23 @@ def aggregate(spec: MetricSpec, samples: Iterable[scorecard_pb2.SampleScore],
     if interval:
         result.ci95.low, result.ci95.high = interval
     return result
+
+
+# A per-sample reason starting with this says the official code leaves the value empty on
+# that sample too (e.g. no prompt for it): the gap is reported, but it is the protocol's.
+OFFICIAL_GAP = "as in the official code: "
+
+
+def _record_coverage(result: scorecard_pb2.MetricResult,
+                     samples: Sequence[scorecard_pb2.SampleScore]) -> None:
+    """expected_sample_count (samples scored without error) and those missing the metric."""
+    ok = [s for s in samples if not s.error]
+    result.expected_sample_count = len(ok)
+    missing = sorted((f"{s.split}/{s.sample_id}", s.unavailable.get(result.id, "no value"))
+                     for s in ok if result.id not in s.metrics)
+    for key, reason in missing:
+        result.missing_sample_ids.append(key)
+        result.missing_reasons[key] = reason
 
 
 def unavailable(spec: MetricSpec, reason: str,

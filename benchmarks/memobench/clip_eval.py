@@ -1,28 +1,35 @@
-"""Evaluating one MemoBench clip: decode once, map the phases, run every family.
+"""One MemoBench Step 1 clip on the shared engine: its inputs, its context, its row.
 
-The generated clip is decoded and resized (max side, INTER_AREA) once; every Step 1
-family reads those frames. Values are stored twice in the SampleScore: under
-"raw:<column>" as run_eval.py's eval-CSV row holds them, and under the scorecard's
-metric ids (the 0-100 composites exactly as the CSV row computes them).
+`load` locates the clip's ground truth (phase-sheet row, GT frames or video) and decodes
+the generated clip once (max side, INTER_AREA); the engine runs it one clip ahead.
+`evaluate` maps the phases, builds the ClipContext every family reads (reference frames
+shared and read lazily) and stores values twice in the SampleScore: under
+"raw:<column>" as run_eval.py's eval-CSV row holds them, and under the scorecard's metric
+ids (the 0-100 composites exactly as the CSV row computes them).
 """
 
+import dataclasses
 import hashlib
 import pathlib
 import time
 
-from absl import logging
+import numpy as np
 
+from benchmarks.common import sample_context
+from benchmarks.common import sample_loop
+from benchmarks.common.errors import InputError
+from benchmarks.common.family import Prepared
+from benchmarks.memobench import dataset
 from benchmarks.memobench import eval_csv
 from benchmarks.memobench.dataset import GroundTruth
 from benchmarks.memobench.generated import GeneratedClip
 from benchmarks.memobench.step1 import family as family_lib
-from benchmarks.memobench.step1.prepare import Prepared
 from metrics.video import frames as frames_lib
 from metrics.video import sampling
 from proto import scorecard_pb2
 
 RAW = eval_csv.RAW_KEY_PREFIX
-SECONDS = "seconds:"  # diagnostics key prefix: time spent per family
+SECONDS = sample_loop.SECONDS
 
 
 def input_digest(source: pathlib.Path) -> str:
@@ -35,14 +42,44 @@ def input_digest(source: pathlib.Path) -> str:
     return digest.hexdigest()
 
 
-def evaluate(clip: GeneratedClip, gt: GroundTruth, max_side: int, sample_step: int,
-             prepared: Prepared, metric_ids) -> scorecard_pb2.SampleScore:
-    """Scores one clip; raises FrameInputError/InputError for unusable inputs."""
+@dataclasses.dataclass(frozen=True)
+class Loaded:
+    """A clip's inputs, read once: its ground truth, decoded frames and input digest."""
+
+    gt: GroundTruth
+    frames: np.ndarray
+    digest: str
+
+
+def ref(clip: GeneratedClip) -> sample_loop.SampleRef:
+    return sample_loop.SampleRef(clip.clip_id, clip.split, clip.scene)
+
+
+def ground_truth(clip: GeneratedClip, rows, data_root: pathlib.Path) -> GroundTruth:
+    """The clip's GroundTruth; InputError when its phase-sheet row or GT is unusable."""
+    row = rows[clip.split].get(clip.clip_id)
+    if row is None:
+        raise InputError(clip.source, f"clip {clip.clip_id} to have a row in the "
+                         f"{clip.split} phase sheet", "none")
+    locate = (dataset.synthetic_ground_truth if clip.split == dataset.SYNTHETIC
+              else dataset.real_ground_truth)
+    return locate(data_root, clip.clip_id, row)
+
+
+def load(clip: GeneratedClip, rows, data_root: pathlib.Path, max_side: int) -> Loaded:
+    """Reads one clip's inputs; raises InputError/FrameInputError for unusable ones."""
+    gt = ground_truth(clip, rows, data_root)
+    digest = input_digest(clip.source)
+    return Loaded(gt, frames_lib.load_frames(clip.source, max_side=max_side), digest)
+
+
+def evaluate(clip: GeneratedClip, loaded: Loaded, sample_step: int, prepared: Prepared,
+             metric_ids) -> scorecard_pb2.SampleScore:
+    """Scores one loaded clip with every prepared family."""
     start = time.perf_counter()
+    gt, frames = loaded.gt, loaded.frames
     sample = scorecard_pb2.SampleScore(sample_id=clip.clip_id, split=clip.split,
-                                       scene=clip.scene)
-    sample.input_digest = input_digest(clip.source)
-    frames = frames_lib.load_frames(clip.source, max_side=max_side)
+                                       scene=clip.scene, input_digest=loaded.digest)
     n = len(frames)
     h, r = sampling.map_keyframes(gt.h_gt, gt.r_gt, gt.gt_total, n)
     sample.diagnostics.update({
@@ -54,20 +91,13 @@ def evaluate(clip: GeneratedClip, gt: GroundTruth, max_side: int, sample_step: i
     sample.metrics[RAW + "fx"] = round(gt.fx, 2)
     sample.metrics[RAW + "fy"] = round(gt.fy, 2)
 
-    ctx = family_lib.ClipContext(frames=frames, h=h, r=r, gt=gt, sample_step=sample_step)
-    for fam in prepared.families:
-        fam_start = time.perf_counter()
-        try:
-            result = fam.compute(ctx)
-        except Exception as e:  # pylint: disable=broad-except  (one family, one clip)
-            logging.warning("%s: %s failed: %s", clip.clip_id, fam.name, e)
-            result = family_lib.FamilyResult(
-                {}, {m: f"{fam.name} failed: {type(e).__name__}: {e}" for m in fam.metric_ids})
-        sample.diagnostics[SECONDS + fam.name] = f"{time.perf_counter() - fam_start:.4f}"
-        for column, value in result.columns.items():
-            if value is not None:
-                sample.metrics[RAW + column] = value
-        sample.unavailable.update(result.unavailable)
+    ctx = family_lib.ClipContext(
+        sample_id=clip.clip_id, split=clip.split, frames=frames,
+        reference=sample_context.ReferenceFrames(gt.source), h=h, r=r, gt=gt,
+        sample_step=sample_step)
+    columns = sample_loop.run_families(ctx, prepared.families, sample)
+    for column, value in columns.items():
+        sample.metrics[RAW + column] = value
 
     direct = {m: sample.metrics[RAW + m] for m in metric_ids
               if RAW + m in sample.metrics and m not in eval_csv.COMPOSITE_COLUMNS}

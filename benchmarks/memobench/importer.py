@@ -21,6 +21,7 @@ import pandas as pd
 
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import scorecard as card_lib
+from benchmarks.common import trust
 from benchmarks.common.errors import InputError
 from benchmarks.memobench import eval_csv
 from benchmarks.memobench import leaderboard
@@ -32,16 +33,24 @@ from proto import schema
 from proto import scorecard_pb2
 
 _NOT_RECOMPUTED = "values read from the official output, not recomputed by worldeval"
+
+
+def _imported(script: str, note: str) -> scorecard_pb2.Backend:
+    """An imported step's backend: the official tool's own numbers, as it wrote them (so
+    parity holds by construction; worldeval loaded no checkpoint to pin)."""
+    return scorecard_pb2.Backend(
+        name=f"imported: MemoBench {script} output", official=True, note=note,
+        parity=trust.verified(f"the official {script}'s own output file, read as written",
+                              "the values are the official implementation's"),
+        digest_pinned=True, implementation=f"official MemoBench {script} (its output file)")
+
+
 BACKENDS = {
-    "eval": scorecard_pb2.Backend(name="imported: MemoBench run_eval.py output",
-                                  official=True, note=_NOT_RECOMPUTED),
-    "ors": scorecard_pb2.Backend(name="imported: MemoBench compute_ors.py output",
-                                 official=True, note=_NOT_RECOMPUTED),
-    "vqa": scorecard_pb2.Backend(name="imported: MemoBench llm-vqa.py output",
-                                 official=True, note=_NOT_RECOMPUTED),
-    "leaderboard": scorecard_pb2.Backend(
-        name="imported: MemoBench leaderboard.py output", official=True,
-        note="model-level value from leaderboard.csv, as printed (4 decimals)"),
+    "eval": _imported("run_eval.py", _NOT_RECOMPUTED),
+    "ors": _imported("compute_ors.py", _NOT_RECOMPUTED),
+    "vqa": _imported("llm-vqa.py", _NOT_RECOMPUTED),
+    "leaderboard": _imported(
+        "leaderboard.py", "model-level value from leaderboard.csv, as printed (4 decimals)"),
 }
 _STEPS = {"eval": verification.STEP1, "ors": verification.ORS, "vqa": verification.VQA}
 _SOURCE_FLAGS = {"eval": "--eval_csv or --eval_dir", "ors": "--ors_dir", "vqa": "--vqa_dir"}
@@ -175,7 +184,8 @@ def _from_step(spec, kind, step: files_lib.StepResults, row: dict, samples, note
     backend = BACKENDS[kind]
     if not spec.leaderboard:
         return card_lib.aggregate(spec, samples, backend,
-                                  unavailable_reason=f"no values in {step.path.name}")
+                                  unavailable_reason=f"no values in {step.path.name}",
+                                  record_coverage=False)
     column = {"eval": leaderboard.eval_column(spec.id, step.frame.columns),
               "ors": "ors" if "ors" in step.frame.columns else None,
               "vqa": spec.id if spec.id in step.frame.columns else None}[kind]
@@ -183,7 +193,7 @@ def _from_step(spec, kind, step: files_lib.StepResults, row: dict, samples, note
     if column is None or pd.isna(value):
         where = f"no column {column or spec.id}" if column is None else "no values"
         return card_lib.unavailable(spec, f"{where} in {step.path.name}", backend)
-    result = card_lib.aggregate(spec, samples, backend)
+    result = card_lib.aggregate(spec, samples, backend, record_coverage=False)
     result.available, result.value = True, float(value)
     result.ClearField("unavailable_reason")
     result.sample_count = int(step.frame[column].notna().sum())
@@ -294,7 +304,7 @@ def build(results: files_lib.ModelResults, model_name: str,
     blockers = [card_lib.blocker(scorecard_pb2.IMPORTED_NOT_RECOMPUTED,
                                  "imported from the official outputs, not recomputed")]
     blockers += verification.coverage_blockers(evaluated, merge.failed, card.metrics)
-    blockers += verification.metric_blockers(card.metrics)
+    blockers += verification.metric_blockers(card.metrics, per_metric_coverage=False)
     card.verification.CopyFrom(card_lib.verification(blockers, [], card.coverage.evaluated,
                                                      imported=True))
     if results.vqa is not None or (csv and pd.notna(csv.values.get("InstructionFollowing"))):

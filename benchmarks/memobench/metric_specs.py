@@ -1,49 +1,80 @@
-"""MemoBench's metrics: the 14 leaderboard columns (spec §1) and the Step 1 diagnostics.
+"""MemoBench's metric table: the 14 leaderboard columns (spec §1) and the Step 1 diagnostics.
 
-`PENDING` says why a metric is not computed by this version of worldeval; the runner
-reports those as unavailable with that reason, never as a number.
+Each metric is declared once here: id, display name, unit, direction, the official
+column, the step and family that compute it, its backends (the official one first) and
+the official files that carry it. The runner, the gate and the output writers read it;
+//benchmarks/memobench:metric_table_test checks every other list against it.
 """
 
+from benchmarks.common.metric_table import MetricTable
 from benchmarks.common.scorecard import MetricSpec
 
 _CLIP_MEAN = "mean over clips, synthetic and real pooled (leaderboard.py)"
+STEP1, ORS, VQA = "step1", "ors", "vqa"
+EVAL_CSV, ORS_CSV, VQA_CSV = "eval_<mode>.csv", "ors_scores.csv", "vqa_results/<model>/*.csv"
+LEADERBOARD_CSV = "leaderboard.csv"
+
+_PIXEL = "opencv-numpy (run_eval.py reference_fidelity transcription)"
+_LPIPS = "lpips-v0.1-alex"
+_VISUAL = ("laion-aesthetic-clip-vit-l14 + clipiqa+-rn50",)
+_JUDGES = ("gemini-files-api", "openai-compatible")
+
+
+def _step1(metric_id, name, unit, higher, family, backends, column=None, leaderboard=True,
+           aggregation=_CLIP_MEAN):
+    files = (EVAL_CSV, LEADERBOARD_CSV) if leaderboard else (EVAL_CSV,)
+    return MetricSpec(metric_id, name, unit, higher, leaderboard, aggregation,
+                      official_column=column or metric_id, step=STEP1, family=family,
+                      backends=tuple(backends), output_files=files)
+
+
+def _vqa(metric_id, name, column):
+    return MetricSpec(metric_id, name, "0-100", True, True, _CLIP_MEAN + ", x100",
+                      official_column=column, step=VQA, family="vqa_judge", backends=_JUDGES,
+                      output_files=(VQA_CSV, LEADERBOARD_CSV))
+
 
 LEADERBOARD = (
-    MetricSpec("VisualQuality", "Visual Quality", "0-100", True, True, _CLIP_MEAN),
-    MetricSpec("MotionSmoothness", "Motion Smoothness", "0-100", True, True, _CLIP_MEAN),
-    MetricSpec("ObjIdentityConsistency", "Object Identity Consistency", "0-100", True, True,
-               _CLIP_MEAN),
-    MetricSpec("Geo3DConsistency", "Geo3D Consistency", "0-100", True, True, _CLIP_MEAN),
-    MetricSpec("CameraControllability", "Camera Controllability", "0-100", True, True,
-               _CLIP_MEAN),
-    MetricSpec("ImageRewardScore", "ImageReward", "0-100", True, True, _CLIP_MEAN),
-    MetricSpec("ORS", "Object Revisit Score", "0-100", True, True, _CLIP_MEAN + ", x100"),
-    MetricSpec("GT_ALL_PSNR", "PSNR vs GT (all frames)", "dB", True, True, _CLIP_MEAN),
-    MetricSpec("GT_ALL_SSIM", "SSIM vs GT (all frames)", "0-1", True, True, _CLIP_MEAN),
-    MetricSpec("GT_ALL_LPIPS", "LPIPS vs GT (all frames)", "0-1", False, True, _CLIP_MEAN),
-    MetricSpec("InstructionFollowing", "VQA Instruction Following", "0-100", True, True,
-               _CLIP_MEAN + ", x100"),
-    MetricSpec("ObjectBackground", "VQA Object and Background", "0-100", True, True,
-               _CLIP_MEAN + ", x100"),
-    MetricSpec("ContinuityOfMemory", "VQA Continuity of Memory", "0-100", True, True,
-               _CLIP_MEAN + ", x100"),
-    MetricSpec("PhysicsAdherence", "VQA Physics Adherence", "0-100", True, True,
-               _CLIP_MEAN + ", x100"),
+    _step1("VisualQuality", "Visual Quality", "0-100", True, "visual_quality", _VISUAL),
+    _step1("MotionSmoothness", "Motion Smoothness", "0-100", True, "motion_smoothness",
+           ("raft-large", "opencv-dis")),
+    _step1("ObjIdentityConsistency", "Object Identity Consistency", "0-100", True,
+           "object_identity", ("dinov2-vitb14",)),
+    _step1("Geo3DConsistency", "Geo3D Consistency", "0-100", True, "geo3d",
+           ("depth-anything-v2-small",)),
+    _step1("CameraControllability", "Camera Controllability", "0-100", True,
+           "camera_controllability", ("mapanything", "classical-two-view-rotation")),
+    _step1("ImageRewardScore", "ImageReward", "0-100", True, "image_reward",
+           ("image-reward-v1.0",), column="ImageRewardScore_pct"),
+    MetricSpec("ORS", "Object Revisit Score", "0-100", True, True, _CLIP_MEAN + ", x100",
+               official_column="ors", step=ORS, family="ors", backends=("sam3-transformers",),
+               output_files=(ORS_CSV, LEADERBOARD_CSV)),
+    _step1("GT_ALL_PSNR", "PSNR vs GT (all frames)", "dB", True, "pixel_fidelity", (_PIXEL,)),
+    _step1("GT_ALL_SSIM", "SSIM vs GT (all frames)", "0-1", True, "pixel_fidelity", (_PIXEL,)),
+    _step1("GT_ALL_LPIPS", "LPIPS vs GT (all frames)", "0-1", False, "pixel_fidelity",
+           (_LPIPS,)),
+    _vqa("InstructionFollowing", "VQA Instruction Following", "Instruction Following"),
+    _vqa("ObjectBackground", "VQA Object and Background", "Object and Background"),
+    _vqa("ContinuityOfMemory", "VQA Continuity of Memory", "Continuity of Memory"),
+    _vqa("PhysicsAdherence", "VQA Physics Adherence", "Physics Adherence"),
 )
 
 _PHASE_NAMES = {"O": "Visible", "H": "Disappeared", "R": "Reappear"}
 DIAGNOSTICS = tuple(
-    MetricSpec(f"GT_{p}_{m}", f"{m} vs GT ({name} phase)", unit, m != "LPIPS", False,
-               "mean over clips")
+    _step1(f"GT_{p}_{m}", f"{m} vs GT ({name} phase)", unit, m != "LPIPS", "pixel_fidelity",
+           (_LPIPS,) if m == "LPIPS" else (_PIXEL,), leaderboard=False,
+           aggregation="mean over clips")
     for p, name in _PHASE_NAMES.items()
     for m, unit in (("PSNR", "dB"), ("SSIM", "0-1"), ("LPIPS", "0-1"))
-) + (MetricSpec("GTRevisitSim", "CLIP similarity to GT, Reappear phase", "0-100", True, False,
-                "mean over clips"),
-       MetricSpec("AestheticScore", "LAION aesthetic score (half of VisualQuality)", "0-10",
-                  True, False, "mean over clips"))
+) + (_step1("GTRevisitSim", "CLIP similarity to GT, Reappear phase", "0-100", True,
+            "gt_revisit", ("clip-vit-b32",), leaderboard=False, aggregation="mean over clips"),
+     _step1("AestheticScore", "LAION aesthetic score (half of VisualQuality)", "0-10", True,
+            "visual_quality", ("laion-aesthetic-clip-vit-l14",),
+            leaderboard=False, aggregation="mean over clips"))
 
-ALL = LEADERBOARD + DIAGNOSTICS
-BY_ID = {spec.id: spec for spec in ALL}
+TABLE = MetricTable("MemoBench", LEADERBOARD + DIAGNOSTICS)
+ALL = TABLE.specs
+BY_ID = TABLE.by_id
 
 
 # Metrics this version cannot compute, with the reason (none today: every metric has a

@@ -63,17 +63,20 @@ def read_gt_frames(source: pathlib.Path, indices: Sequence[int],
 def phase_fidelity(gen_frames: np.ndarray, gt_source: pathlib.Path,
                    phases: Dict[str, Tuple[int, int, int, int]],
                    decimals: Optional[int] = 4,
-                   lpips_fn: Optional[Callable] = None) -> Dict[str, Dict[str, float]]:
+                   lpips_fn: Optional[Callable] = None,
+                   read_gt: Callable = None) -> Dict[str, Dict[str, float]]:
     """{phase: {"PSNR": x, "SSIM": y[, "LPIPS": z]}}, as run_eval.py's GT_{phase}_* columns.
 
     `lpips_fn(gt_frames, gen_frames) -> distances` scores pairs of equal-size BGR frames
     (LPIPS is left out without it). Values are rounded to `decimals` (run_eval.py: 4);
-    None keeps full precision.
+    None keeps full precision. `read_gt(source, indices, size)` reads the GT frames
+    (default read_gt_frames; the engine passes its shared reference frames).
     """
     pairs = phase_pairs(phases)
     unique = sorted({pair for plist in pairs.values() for pair in plist})
     height, width = gen_frames.shape[1:3]
-    gt_frames = read_gt_frames(gt_source, [gt for _, gt in unique], (width, height))
+    gt_frames = (read_gt or read_gt_frames)(gt_source, [gt for _, gt in unique],
+                                            (width, height))
     gt_list = [gt_frames[gt] for _, gt in unique]
     gen_list = [gen_frames[gen] for gen, _ in unique]
     psnrs, ssims = fidelity.per_pair_pixel_fidelity(gt_list, gen_list)

@@ -10,6 +10,7 @@ unavailable), 2 unusable input or configuration, 1 internal error.
 
 import dataclasses
 import os
+import sys
 
 from absl import flags
 
@@ -195,6 +196,12 @@ def main(argv):
                                          "extra arguments")
     card = runner.run(_config())
     print(summary.format_summary(card))
+    if card.coverage.internal_error_sample_ids:
+        print(f"internal error: {len(card.coverage.internal_error_sample_ids)} samples failed "
+              "on a worldeval bug (the traceback is in their error field in "
+              f"{card.output_files['per_sample_scores']}): "
+              + ", ".join(card.coverage.internal_error_sample_ids[:10]), file=sys.stderr)
+        sys.exit(errors.EXIT_INTERNAL_ERROR)
 
 
 if __name__ == "__main__":

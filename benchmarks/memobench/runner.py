@@ -17,6 +17,7 @@ from typing import List, Optional, Tuple
 
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
+from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
@@ -41,7 +42,6 @@ BENCHMARK_VERSION = "memobench-step1/1"
 MODES = ("synthetic", "real", "both")
 STEP1, ORS, VQA, LEADERBOARD = "step1", "ors", "vqa", "leaderboard"
 STEPS = (STEP1, ORS, VQA, LEADERBOARD)
-_STEP_METRICS = {ORS: ("ORS",), VQA: vqa_step.METRIC_IDS}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,13 +70,7 @@ class MemobenchConfig:
 
 
 def _selected_metrics(config: MemobenchConfig) -> List[str]:
-    if not config.common.metrics:
-        return [spec.id for spec in metric_specs.ALL]
-    unknown = [m for m in config.common.metrics if m not in metric_specs.BY_ID]
-    if unknown:
-        raise InputError("--metrics", "MemoBench metric ids: " + ", ".join(metric_specs.BY_ID),
-                         ", ".join(unknown))
-    return list(config.common.metrics)
+    return metric_specs.TABLE.select(config.common.metrics)
 
 
 def _splits(mode: str):
@@ -114,7 +108,7 @@ def _steps(config: MemobenchConfig) -> Tuple[str, ...]:
 
 
 def _step_of(metric_id: str) -> str:
-    return next((step for step, ids in _STEP_METRICS.items() if metric_id in ids), STEP1)
+    return metric_specs.TABLE.step_of(metric_id)
 
 
 def _not_run(metric_id: str, steps) -> scorecard_pb2.MetricResult:
@@ -204,6 +198,8 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
         [f"{s}/{c}" for s, c in expected],
         [f"{c.split}/{c.clip_id}" for c in clips], step1_done,
         "phase-sheet rows" + (" after --clip/--scene" if config.clip or config.scene else "")))
+    card.coverage.internal_error_sample_ids.extend(sorted(set(
+        sample_loop.internal_errors_of(s for step in step_samples for s in step))))
     evaluated = verification.evaluated_by_step(samples)
     notes.append("coverage by step: " + "; ".join(
         verification.describe_step(step, evaluated[step.name], ())

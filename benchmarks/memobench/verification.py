@@ -2,7 +2,10 @@
 
 The full-suite gate: a scorecard is FULL_SUITE and leaderboard-eligible only when
   - each of the 14 leaderboard metrics (metric_specs.LEADERBOARD) is in it, available,
-    and every metric's backend is the official one;
+    and every available metric's backend has the three trust facts (benchmarks/common/
+    trust.py: official algorithm and weights, verified parity, pinned digests) and was
+    computed on every clip it should have been (per-metric coverage);
+  - no clip failed on a worldeval bug;
   - each step covered all of its official clips with no sample error: Step 1 and ORS the
     360 official clips, VQA the 45 synthetic failure-cases clips, the only clips the
     official VQA has questions for (spec §2.5, §7), and no clip outside those sets was
@@ -15,6 +18,7 @@ import dataclasses
 from typing import Collection, Dict, List, Mapping, Optional, Sequence
 
 from benchmarks.common import scorecard as card_lib
+from benchmarks.common import trust
 from benchmarks.memobench import metric_specs
 from benchmarks.memobench import official_clips
 from proto import scorecard_pb2
@@ -45,13 +49,13 @@ class Step:
     clip_set: str
 
 
-STEP1 = Step("Step 1", ("VisualQuality", "MotionSmoothness", "ObjIdentityConsistency",
-                        "Geo3DConsistency", "CameraControllability", "ImageRewardScore",
-                        "GT_ALL_PSNR", "GT_ALL_SSIM", "GT_ALL_LPIPS"),
+_TABLE = metric_specs.TABLE
+STEP1 = Step("Step 1", _TABLE.of_step(metric_specs.STEP1, leaderboard_only=True),
              OFFICIAL_CLIPS, "official clips")
-ORS = Step("ORS", ("ORS",), OFFICIAL_CLIPS, "official clips")
-VQA = Step("VQA", ("InstructionFollowing", "ObjectBackground", "ContinuityOfMemory",
-                   "PhysicsAdherence"), VQA_CLIPS, "VQA clips (failure-cases.csv)")
+ORS = Step("ORS", _TABLE.of_step(metric_specs.ORS, leaderboard_only=True), OFFICIAL_CLIPS,
+           "official clips")
+VQA = Step("VQA", _TABLE.of_step(metric_specs.VQA, leaderboard_only=True), VQA_CLIPS,
+           "VQA clips (failure-cases.csv)")
 STEPS = (STEP1, ORS, VQA)
 
 
@@ -79,8 +83,11 @@ def describe_step(step: Step, evaluated: Collection[str], failed: Collection[str
     return text
 
 
-def metric_blockers(metrics: Sequence[scorecard_pb2.MetricResult]) -> List[scorecard_pb2.Blocker]:
-    """Each leaderboard metric present and available; every available metric official."""
+def metric_blockers(metrics: Sequence[scorecard_pb2.MetricResult],
+                    per_metric_coverage: bool = True) -> List[scorecard_pb2.Blocker]:
+    """Each leaderboard metric present and available; every available metric's backend
+    trusted (trust.backend_blockers) and, with `per_metric_coverage`, computed on every
+    clip it should have been (importers know only the files' counts)."""
     blockers = []
     by_id = {m.id: m for m in metrics}
     for spec in metric_specs.LEADERBOARD:
@@ -92,10 +99,9 @@ def metric_blockers(metrics: Sequence[scorecard_pb2.MetricResult]) -> List[score
         elif not metric.available:
             blockers.append(card_lib.blocker(
                 scorecard_pb2.METRIC_UNAVAILABLE, metric.unavailable_reason, spec.id))
-    for metric in metrics:
-        if metric.available and not metric.backend.official:
-            blockers.append(card_lib.blocker(
-                scorecard_pb2.NON_OFFICIAL_BACKEND, metric.backend.name, metric.id))
+    blockers += trust.backend_blockers(metrics)
+    if per_metric_coverage:
+        blockers += trust.metric_coverage_blockers(metrics)
     return blockers
 
 
@@ -181,6 +187,7 @@ def assess(card: scorecard_pb2.Scorecard, config, discovered: int,
         failed = {STEP1.name: {clip_key(s.split, s.sample_id) for s in samples if s.error}}
         blockers += coverage_blockers(evaluated_by_step(samples), failed, card.metrics)
     blockers += metric_blockers(card.metrics)
+    blockers += trust.internal_error_blockers(card.coverage)
     if config.common.max_side != OFFICIAL_MAX_SIDE:
         deviations.append(f"--max_side={config.common.max_side} (official {OFFICIAL_MAX_SIDE})")
     if config.common.sample_step != OFFICIAL_SAMPLE_STEP:

@@ -5,12 +5,15 @@ import types
 import pytest
 
 from benchmarks.common import scorecard as card_lib
+from benchmarks.common import trust
 from benchmarks.memobench import metric_specs
 from benchmarks.memobench import official_clips
 from benchmarks.memobench import verification
 from proto import scorecard_pb2
 
-_OFFICIAL = scorecard_pb2.Backend(name="official-backend", official=True)
+_OFFICIAL = scorecard_pb2.Backend(
+    name="official-backend", official=True, digest_pinned=True,
+    parity=trust.verified("a calibration table", "the official package on real weights"))
 _VQA_IDS = set(verification.VQA.metric_ids)
 
 
@@ -19,7 +22,7 @@ def _config(bundled=False, max_side=640, sample_step=4):
         max_side=max_side, sample_step=sample_step))
 
 
-def _samples(drop=(), fail=(), no_vqa=(), extra=()):
+def _samples(drop=(), fail=(), no_vqa=(), extra=(), no_metric=()):
     """One sample per official clip (VQA metrics on the 45 VQA clips only)."""
     clips = [("synthetic", c) for c in official_clips.SYNTHETIC] + [
         ("real", c) for c in official_clips.REAL] + list(extra)
@@ -33,8 +36,10 @@ def _samples(drop=(), fail=(), no_vqa=(), extra=()):
             sample.error = "unreadable frame"
         else:
             for spec in metric_specs.ALL:
-                if spec.id not in _VQA_IDS or (key in verification.VQA_CLIPS
-                                               and key not in no_vqa):
+                if (key, spec.id) in no_metric:
+                    sample.unavailable[spec.id] = "geo3d: ValueError: depth map is empty"
+                elif spec.id not in _VQA_IDS or (key in verification.VQA_CLIPS
+                                                 and key not in no_vqa):
                     sample.metrics[spec.id] = 50.0
         samples.append(sample)
     return samples
@@ -42,10 +47,14 @@ def _samples(drop=(), fail=(), no_vqa=(), extra=()):
 
 def _card(samples, metric_ids=None, backends=None):
     card = scorecard_pb2.Scorecard(benchmark_id="memobench")
+    vqa_samples = [s for s in samples
+                   if verification.clip_key(s.split, s.sample_id) in verification.VQA_CLIPS]
     for spec in metric_specs.ALL:
         if metric_ids is None or spec.id in metric_ids:
-            card.metrics.append(card_lib.aggregate(spec, samples, (backends or {}).get(
-                spec.id, _OFFICIAL)))
+            # As the runner: VQA metrics are aggregated over the VQA step's clips.
+            card.metrics.append(card_lib.aggregate(
+                spec, vqa_samples if spec.id in _VQA_IDS else samples,
+                (backends or {}).get(spec.id, _OFFICIAL)))
     card.coverage.CopyFrom(card_lib.coverage(
         sorted(verification.OFFICIAL_CLIPS),
         [verification.clip_key(s.split, s.sample_id) for s in samples], samples, "test"))
@@ -91,6 +100,21 @@ _NEGATIVE_CASES = {
     "a non-official backend": (
         dict(backends={"MotionSmoothness": scorecard_pb2.Backend(name="opencv-dis")}),
         scorecard_pb2.NON_OFFICIAL_BACKEND, "opencv-dis"),
+    "an official backend of unverified parity": (
+        dict(backends={"GT_ALL_LPIPS": scorecard_pb2.Backend(
+            name="lpips-v0.1-alex", official=True, digest_pinned=True,
+            parity=trust.not_verified("tiny random weights"))}),
+        scorecard_pb2.UNVERIFIED_PARITY, "lpips-v0.1-alex: parity with the official "
+        "implementation not verified (checked: tiny random weights)"),
+    "an unpinned checkpoint": (
+        dict(backends={"ORS": scorecard_pb2.Backend(
+            name="sam3", official=True, parity=_OFFICIAL.parity)}),
+        scorecard_pb2.UNPINNED_CHECKPOINT, "sam3: a checkpoint was loaded without a pinned"),
+    "a family that failed on one clip": (
+        dict(samples=dict(no_metric={("real/007", "Geo3DConsistency")})),
+        scorecard_pb2.INCOMPLETE_METRIC_COVERAGE,
+        "Geo3DConsistency: computed on 359 of 360 samples; missing on 1: real/007 (first "
+        "reason: geo3d: ValueError: depth map is empty)"),
     "the bundled sample": (dict(config=_config(bundled=True)), scorecard_pb2.NOT_OFFICIAL_DATA,
                            "bundled"),
     "a protocol flag": (dict(config=_config(max_side=320)), scorecard_pb2.PROTOCOL_DEVIATION,

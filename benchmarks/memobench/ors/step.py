@@ -25,7 +25,9 @@ from typing import Dict, List, Optional, Sequence
 
 from absl import logging
 
+from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
+from benchmarks.common import trust
 from benchmarks.common.errors import InputError
 from benchmarks.common.sample_store import SampleStore, config_digest
 from benchmarks.memobench import clip_eval
@@ -40,7 +42,6 @@ from benchmarks.memobench.step1.prepare import Step1Settings
 from metrics.checkpoints import resolver
 from metrics.segmentation import revisit
 from metrics.segmentation import sam3_spec
-from metrics.video import frames as frames_lib
 from proto import scorecard_pb2
 
 # Bump when a change moves a number; say why in benchmarks/memobench/CHANGELOG.md.
@@ -55,7 +56,10 @@ BACKEND = scorecard_pb2.Backend(
          "with Sam3Processor's preprocessing, 0-padded 32-token text, the geometry-encoder "
          "CLS token the official image model adds to text prompts (transformers' text-only "
          "forward omits it), score/mask post-processing and TF32 reproduced; parity with "
-         "the package on the real weights is not verified here")
+         "the package on the real weights is not verified here",
+    implementation="transformers Sam3Model (driven as the official Sam3Processor)",
+    parity=scorecard_pb2.Parity(scope="tiny random SAM-3 through the real loader; geometry-"
+                                "encoder CLS equality with transformers forced to add it"))
 
 
 @dataclasses.dataclass
@@ -82,9 +86,10 @@ def _file_digests(paths) -> Dict[str, str]:
             for p in paths if p is not None and p.is_file()}
 
 
-def _leaderboard_metric(samples, seconds: float) -> scorecard_pb2.MetricResult:
+def _leaderboard_metric(samples, seconds: float, checkpoints) -> scorecard_pb2.MetricResult:
     """Mean of the clips' official 0-1 ORS, times 100 (leaderboard.py)."""
-    result = card_lib.aggregate(metric_specs.BY_ID[METRIC_ID], samples, BACKEND, seconds)
+    result = card_lib.aggregate(metric_specs.BY_ID[METRIC_ID], samples,
+                                trust.with_digests(BACKEND, checkpoints), seconds)
     if result.available:
         result.value *= 100
         if result.HasField("ci95"):
@@ -127,10 +132,8 @@ def _scored_sample(item: clips_lib.OrsClip, detector
     return sample
 
 
-def _failed(item: clips_lib.OrsClip, error: Exception) -> scorecard_pb2.SampleScore:
-    logging.warning("ORS %s failed: %s", item.clip.clip_id, error)
-    return scorecard_pb2.SampleScore(sample_id=item.clip.clip_id, split=item.clip.split,
-                                     scene=item.clip.scene, error=str(error))
+def _ref(item: clips_lib.OrsClip) -> sample_loop.SampleRef:
+    return sample_loop.SampleRef(item.clip.clip_id, item.clip.split, item.clip.scene)
 
 
 def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
@@ -180,33 +183,28 @@ def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
                      revisit.FALLBACK_MAX_COVERAGE),
         "inputs": _file_digests([meta_dir / name for name in metadata_lib.CSV_NAMES.values()]
                                 + list(sheets.values()))})
-    detector = None
     with SampleStore(output_dir / SAMPLES_FILE, digest, resume) as store:
-        if store.resumed:
-            logging.info("ORS: resuming, %d clips already scored", store.resumed)
         ors_csv.rewrite(csv_path, store.samples())
-        for i, item in enumerate(work):
-            if item.clip.clip_id in store:
-                continue
-            if detector is None and not item.problem():
-                try:
-                    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel  (torch)
-                    from metrics.segmentation import sam3  # pylint: disable=import-outside-toplevel  (torch)
-                    detector = sam3.load_sam3(found.path,
-                                              device_lib.resolve_device(settings.device))
-                except (OSError, ValueError) as e:
-                    return _unavailable(f"SAM-3 could not be loaded from {found.path}: {e}",
-                                        expected, [ref])
-            logging.info("ORS [%d/%d] %s", i + 1, len(work), item.clip.clip_id)
+        scorable = [item for item in work if not item.problem()
+                    and _ref(item).key not in store]
+        detector = None
+        if scorable:
             try:
-                sample = _scored_sample(item, detector)
-            except (InputError, frames_lib.FrameInputError, ValueError) as e:
-                sample = _failed(item, e)
-            store.append(sample)
+                from metrics import device as device_lib  # pylint: disable=import-outside-toplevel  (torch)
+                from metrics.segmentation import sam3  # pylint: disable=import-outside-toplevel  (torch)
+                detector = sam3.load_sam3(found.path, device_lib.resolve_device(settings.device))
+            except (OSError, ValueError) as e:
+                return _unavailable(f"SAM-3 could not be loaded from {found.path}: {e}",
+                                    expected, [ref])
+
+        def append_row(_, sample):
             if not sample.error:
                 ors_csv.append(csv_path, sample)
-        samples = [store.get(item.clip.clip_id) for item in work
-                   if item.clip.clip_id in store]
-    metric = _leaderboard_metric(samples, sum(s.seconds for s in samples))
+
+        outcome = sample_loop.run(work, _ref, store, load=lambda item: None,
+                                  score=lambda item, _: _scored_sample(item, detector),
+                                  label="ORS", on_sample=append_row, prefetch=False)
+    samples = outcome.samples
+    metric = _leaderboard_metric(samples, sum(s.seconds for s in samples), [ref])
     return OrsOutcome(samples, metric, expected, [ref], {
         "ors_scores": str(csv_path), "ors_per_sample_scores": str(output_dir / SAMPLES_FILE)})

@@ -9,17 +9,14 @@ import hashlib
 import pathlib
 from typing import Dict, List
 
-from absl import logging
-
 from benchmarks.common import scorecard as card_lib
-from benchmarks.common.errors import InputError
+from benchmarks.common import sample_loop
+from benchmarks.common import trust
 from benchmarks.common.sample_store import SampleStore, config_digest
 from benchmarks.memobench import clip_eval
-from benchmarks.memobench import dataset
 from benchmarks.memobench import eval_csv
 from benchmarks.memobench import metric_specs
 from benchmarks.memobench.step1 import prepare as step1_prepare
-from metrics.video import frames as frames_lib
 from proto import scorecard_pb2
 
 PER_SAMPLE = "step1_per_sample_scores.jsonl"
@@ -35,6 +32,7 @@ class Step1Outcome:
     resumed: int
     seconds: float
     output_files: Dict[str, str]
+    recomputed_changed: List[str] = dataclasses.field(default_factory=list)
 
 
 def run_step1(config, clips, rows, data_root: pathlib.Path, metric_ids,
@@ -50,20 +48,18 @@ def run_step1(config, clips, rows, data_root: pathlib.Path, metric_ids,
         "prompt_sources": [_file_digest(p) for p in (config.step1.prompt_src_syn,
                                                       config.step1.prompt_src_real)]})
     with SampleStore(output_dir / PER_SAMPLE, digest, config.common.resume) as store:
-        if store.resumed:
-            logging.info("Step 1: resuming, %d clips already scored", store.resumed)
-        for i, clip in enumerate(clips):
-            if clip.clip_id in store:
-                continue
-            logging.info("Step 1 [%d/%d] %s", i + 1, len(clips), clip.clip_id)
-            store.append(_evaluate_one(clip, rows, data_root, config, prepared, metric_ids))
-        by_id = {(s.split, s.sample_id): s for s in store.samples()}
-        resumed = store.resumed
-    samples = [by_id[(c.split, c.clip_id)] for c in clips if (c.split, c.clip_id) in by_id]
+        outcome = sample_loop.run(
+            clips, clip_eval.ref, store, label="Step 1",
+            load=lambda clip: clip_eval.load(clip, rows, data_root, config.common.max_side),
+            score=lambda clip, loaded: clip_eval.evaluate(
+                clip, loaded, config.common.sample_step, prepared, metric_ids),
+            digest=lambda clip: clip_eval.input_digest(clip.source))
+    samples = outcome.samples
     eval_path = eval_csv.write(output_dir / f"eval_{config.mode}.csv", samples)
     return Step1Outcome(
         samples=samples, metrics=_metric_results(samples, metric_ids, prepared),
-        checkpoints=prepared.checkpoints(), resumed=resumed,
+        checkpoints=prepared.checkpoints(), resumed=outcome.resumed,
+        recomputed_changed=outcome.recomputed_changed,
         seconds=sum(s.seconds for s in samples),
         output_files={"eval_csv": str(eval_path),
                       "step1_per_sample_scores": str(output_dir / PER_SAMPLE)})
@@ -76,25 +72,6 @@ def _file_digest(path) -> str:
     return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
 
 
-def _evaluate_one(clip, rows, data_root, config, prepared,
-                  metric_ids) -> scorecard_pb2.SampleScore:
-    """One clip's SampleScore; an unusable clip gets an error, and the run goes on."""
-    try:
-        row = rows[clip.split].get(clip.clip_id)
-        if row is None:
-            raise InputError(clip.source, f"clip {clip.clip_id} to have a row in the "
-                             f"{clip.split} phase sheet", "none")
-        locate = (dataset.synthetic_ground_truth if clip.split == dataset.SYNTHETIC
-                  else dataset.real_ground_truth)
-        gt = locate(data_root, clip.clip_id, row)
-        return clip_eval.evaluate(clip, gt, config.common.max_side, config.common.sample_step,
-                                  prepared, metric_ids)
-    except (InputError, frames_lib.FrameInputError, ValueError) as e:
-        logging.warning("%s failed: %s", clip.clip_id, e)
-        return scorecard_pb2.SampleScore(sample_id=clip.clip_id, split=clip.split,
-                                         scene=clip.scene, error=str(e))
-
-
 def _metric_results(samples, metric_ids, prepared):
     results = []
     for metric in metric_ids:
@@ -103,7 +80,8 @@ def _metric_results(samples, metric_ids, prepared):
             reason, backend = prepared.unavailable[metric]
             results.append(card_lib.unavailable(spec, reason, backend))
             continue
-        fam = next(f for f in prepared.families if metric in f.metric_ids)
+        fam = prepared.family_of(metric)
         seconds = sum(float(s.diagnostics.get(clip_eval.SECONDS + fam.name, 0)) for s in samples)
-        results.append(card_lib.aggregate(spec, samples, fam.backend_for(metric), seconds))
+        backend = trust.with_digests(fam.backend_for(metric), fam.checkpoints_for(metric))
+        results.append(card_lib.aggregate(spec, samples, backend, seconds))
     return results

@@ -6,12 +6,18 @@ builder resolves its checkpoints and loads its model once, or raises CheckpointU
 
 from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
 from benchmarks.memobench.step1 import family
-from metrics.video import frames as frames_lib
 from proto import scorecard_pb2
 
 
-def _backend(name: str, checkpoint: str, note: str = "") -> scorecard_pb2.Backend:
-    return scorecard_pb2.Backend(name=name, official=True, checkpoint_id=checkpoint, note=note)
+_TINY = ("against numpy/reference transcriptions on tiny random weights of the official "
+         "architecture, loaded through the real loader")
+
+
+def _backend(name: str, checkpoint: str, note: str = "",
+             implementation: str = "") -> scorecard_pb2.Backend:
+    return scorecard_pb2.Backend(name=name, official=True, checkpoint_id=checkpoint, note=note,
+                                 implementation=implementation,
+                                 parity=scorecard_pb2.Parity(scope=_TINY))
 
 
 def object_identity(settings, device) -> family.Family:
@@ -96,6 +102,10 @@ class _VisualQualityFamily(family.FunctionFamily):
     def backend_for(self, metric_id: str) -> scorecard_pb2.Backend:
         return _AESTHETIC_BACKEND if metric_id == "AestheticScore" else self.backend
 
+    def checkpoints_for(self, metric_id: str):
+        # The aesthetic half loads the CLIP ViT-L/14 tower and the LAION head.
+        return tuple(self.checkpoints[:2] if metric_id == "AestheticScore" else self.checkpoints)
+
 
 def visual_quality(settings, device) -> family.Family:
     """AestheticScore and ImageQuality (CLIP-IQA+), the eval-CSV columns VisualQuality
@@ -120,22 +130,13 @@ def visual_quality(settings, device) -> family.Family:
                                 (tower_ref, head_ref, rn50_ref, prompts_ref))
 
 
-def _gt_frames_at(source):
-    def frames_at(indices):
-        if source.is_dir():
-            files = frames_lib.list_frame_files(source)
-            return [frames_lib.read_image(files[i]) for i in indices]
-        return frames_lib.read_video_frames(source, list(indices))
-    return frames_at
-
-
 def gt_revisit(settings, device) -> family.Family:
     from metrics.clip import revisit, vision  # pylint: disable=import-outside-toplevel
     found, ref = step1_checkpoints.resolve(revisit.CLIP_VIT_B32, settings, "GTRevisitSim")
     encoder = vision.load_clip_vision(found.path, device)
 
     def compute(ctx):
-        value = revisit.gt_revisit_similarity(ctx.frames, _gt_frames_at(ctx.gt.source), ctx.r,
+        value = revisit.gt_revisit_similarity(ctx.frames, ctx.reference.frames_at, ctx.r,
                                               ctx.gt.r_gt, ctx.gt.gt_total, encoder, device)
         return family.FamilyResult({"GTRevisitSim": value})
 

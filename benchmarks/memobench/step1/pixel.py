@@ -24,12 +24,16 @@ class PixelFidelity(family.Family):
     def backend_for(self, metric_id: str):
         return self.lpips_backend if metric_id in LPIPS_IDS else self.backend
 
+    def checkpoints_for(self, metric_id: str):
+        return tuple(self.checkpoints) if metric_id in LPIPS_IDS else ()
+
     def compute(self, ctx: family.ClipContext) -> family.FamilyResult:
         phases = pixel_fidelity.phase_definitions(
             ctx.h, ctx.r, len(ctx.frames), ctx.gt.h_gt, ctx.gt.r_gt, ctx.gt.gt_total)
         try:
-            by_phase = pixel_fidelity.phase_fidelity(ctx.frames, ctx.gt.source, phases,
-                                                     lpips_fn=self.lpips_fn)
+            by_phase = pixel_fidelity.phase_fidelity(
+                ctx.frames, ctx.gt.source, phases, lpips_fn=self.lpips_fn,
+                read_gt=lambda _, indices, size: ctx.reference.at(indices, size))
         except (frames_lib.FrameInputError, ValueError) as e:
             # run_eval.py: anything raised here leaves every GT metric of the clip None.
             reason = f"GT comparison failed: {e}"

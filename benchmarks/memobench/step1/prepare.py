@@ -7,6 +7,7 @@ built; its metrics are reported unavailable with the reason, and the others run.
 import dataclasses
 from typing import Dict, List, Optional, Tuple
 
+from benchmarks.common.family import Prepared
 from benchmarks.memobench import metric_specs
 from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
 from benchmarks.memobench.step1 import family
@@ -14,33 +15,51 @@ from benchmarks.memobench.step1 import pixel
 from metrics.checkpoints import resolver
 from proto import scorecard_pb2
 
+_TINY = "tiny random weights of the official architecture through the real loader"
 PIXEL_BACKEND = scorecard_pb2.Backend(
-    name="opencv-numpy (run_eval.py reference_fidelity transcription)", official=True)
+    name="opencv-numpy (run_eval.py reference_fidelity transcription)", official=True,
+    digest_pinned=True, implementation="worldeval metrics/pixel + benchmarks/memobench/"
+    "pixel_fidelity.py (OpenCV resize and Gaussian filter, numpy arithmetic)",
+    parity=scorecard_pb2.Parity(scope=(
+        "an independent transcription of run_eval.py's PSNR/SSIM (//tests:memobench_pixel_"
+        "reference_test, 1e-6 before rounding, equal after); not yet run against the "
+        "official run_eval.py itself")))
 
 
 LPIPS_BACKEND = scorecard_pb2.Backend(
     name="lpips-v0.1-alex", official=True, checkpoint_id="alexnet-owt-7be5be79.pth + alex.pth",
     note="the lpips package's LPIPS(net='alex') math re-implemented in torch (metrics/lpips) "
          "with the same two weight files; parity with the package on the real weights is "
-         "not yet verified here")
+         "not yet verified here",
+    implementation="worldeval metrics/lpips (re-implements lpips 0.1 LPIPS(net='alex'))",
+    parity=scorecard_pb2.Parity(scope="numpy reference on " + _TINY))
 
 
 RAFT_BACKEND = scorecard_pb2.Backend(
     name="raft-large", official=True, checkpoint_id="raft_large_C_T_SKHT_V2-ff5fadd5.pth",
-    note="torchvision raft_large, official preprocessing ([0,1] RGB, replicate pad to 8)")
+    note="torchvision raft_large, official preprocessing ([0,1] RGB, replicate pad to 8)",
+    implementation="torchvision.models.optical_flow.raft_large (the official package)",
+    parity=scorecard_pb2.Parity(scope="warp-error arithmetic against a numpy reference; "
+                                "RAFT on " + _TINY))
 DIS_BACKEND = scorecard_pb2.Backend(
     name="opencv-dis", official=False,
     note="OpenCV DIS optical flow (MEDIUM preset) in place of RAFT: weight-free, NOT the "
-         "official backend; the warp-error arithmetic is the official one")
+         "official backend; the warp-error arithmetic is the official one",
+    digest_pinned=True, implementation="opencv DISOpticalFlow (alternative backend)")
 
 
 MAPANYTHING_BACKEND = scorecard_pb2.Backend(
-    name="mapanything", official=True, checkpoint_id="facebook/map-anything-apache")
+    name="mapanything", official=True, checkpoint_id="facebook/map-anything-apache",
+    implementation="the mapanything package (official), driven with the official arguments",
+    parity=scorecard_pb2.Parity(scope="argument and frame hand-off against a stand-in "
+                                "package; rotation-ATE arithmetic against a reference"))
 CLASSICAL_CAMERA_BACKEND = scorecard_pb2.Backend(
     name="classical-two-view-rotation", official=False,
     note="SIFT matches between consecutive frames, rotation from a homography fit or the "
          "essential matrix, GT intrinsics rescaled to the frame size; replaces MapAnything; "
-         "NOT official. The rotation-ATE arithmetic is the official one")
+         "NOT official. The rotation-ATE arithmetic is the official one",
+    digest_pinned=True, implementation="worldeval metrics/camera two_view_rotation "
+    "(alternative backend)")
 
 
 # (metric, builder in step1/models.py, what it needs), each loaded once when selected.
@@ -67,22 +86,6 @@ class Step1Settings:
     checkpoints: Dict[str, str] = dataclasses.field(default_factory=dict)  # name -> path
     prompt_src_syn: Optional[str] = None   # ImageRewardScore prompts (benchmarks/memobench/prompts)
     prompt_src_real: Optional[str] = None
-
-
-@dataclasses.dataclass
-class Prepared:
-    families: List[family.Family]
-    unavailable: Dict[str, Tuple[str, Optional[scorecard_pb2.Backend]]]  # metric -> why
-
-    def backend_of(self, metric_id: str) -> Optional[scorecard_pb2.Backend]:
-        for fam in self.families:
-            if metric_id in fam.metric_ids:
-                return fam.backend_for(metric_id)
-        entry = self.unavailable.get(metric_id)
-        return entry[1] if entry else None
-
-    def checkpoints(self) -> List[scorecard_pb2.CheckpointRef]:
-        return [ref for fam in self.families for ref in fam.checkpoints]
 
 
 def prepare(settings: Step1Settings, metric_ids) -> Prepared:

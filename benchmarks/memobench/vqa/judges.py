@@ -86,8 +86,15 @@ def backend(judge: judge_lib.VideoJudge) -> scorecard_pb2.Backend:
     if not judge.official:
         note.insert(0, "NON-official judge (official: Gemini "
                     f"{gemini.DEFAULT_MODEL_ID} via google-genai)")
-    return scorecard_pb2.Backend(name=judge.name, official=judge.official,
-                                 checkpoint_id=judge.model_id, note="; ".join(note))
+    note.append("a hosted model: no weights to pin, the model id is recorded")
+    return scorecard_pb2.Backend(
+        name=judge.name, official=judge.official, checkpoint_id=judge.model_id,
+        note="; ".join(note), digest_pinned=True,
+        implementation="worldeval metrics/judges client (llm-vqa.py's prompt and scoring)",
+        parity=scorecard_pb2.Parity(scope=(
+            "prompt sha256-pinned to llm-vqa.py; scoring against llm-vqa.py's "
+            "compute_scores on hand-made answers; wire format against a loopback server; "
+            "never compared with the official script on the real service")))
 
 
 def settings_backend(settings: JudgeSettings) -> scorecard_pb2.Backend:

@@ -22,6 +22,7 @@ from typing import Dict, List, Mapping, Optional
 
 from absl import logging
 
+from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common.errors import InputError
 from benchmarks.common.sample_store import SampleStore, config_digest
@@ -130,6 +131,11 @@ def run_vqa(generated_dir: pathlib.Path, output_dir: pathlib.Path, model_name: s
                 pathlib.Path(output_dir), results_dir, resume, expected_ids)
 
 
+def _ref(case) -> sample_loop.SampleRef:
+    return sample_loop.SampleRef(case.generated_id, clip_lib.SPLIT,
+                                 case.generated_id.rsplit("_", 1)[0])
+
+
 def _run(cases, clips, questions_dir, judge_obj, settings, output_dir, results_dir, resume,
          expected_ids) -> VqaResult:
     backend = judges_lib.backend(judge_obj)
@@ -143,21 +149,23 @@ def _run(cases, clips, questions_dir, judge_obj, settings, output_dir, results_d
     store_path = output_dir / PER_SAMPLE
     with SampleStore(store_path, digest, resume) as store, \
             tempfile.TemporaryDirectory(prefix="memobench-vqa-") as scratch:
-        for i, case in enumerate(found):
-            if case.generated_id in store:
-                clip_lib.write_official_csv(store.get(case.generated_id), results_dir)
-                continue
+        for case in found:
+            if _ref(case).key in store:
+                clip_lib.write_official_csv(store.get(_ref(case).key), results_dir)
+
+        def score(case, _):
             # Never leave an earlier run's score behind for a clip that fails now.
             results_csv.clip_csv_path(results_dir, case.clip_id).unlink(missing_ok=True)
-            logging.info("[VQA %d/%d] %s (%s)", i + 1, len(found), case.clip_id, case.folder)
             sample = clip_lib.evaluate(case, clips[case.generated_id], questions_dir,
                                        judge_obj, pathlib.Path(scratch), results_dir)
             if sample.error:
                 logging.warning("%s", sample.error)
-            store.append(sample)
-        by_id = {s.sample_id: s for s in store.samples()}
-        resumed = store.resumed
-    samples = [by_id[c.generated_id] for c in found if c.generated_id in by_id]
+            return sample
+
+        outcome = sample_loop.run(found, _ref, store, load=lambda case: None, score=score,
+                                  label="VQA", prefetch=False)
+        resumed = outcome.resumed
+    samples = outcome.samples
     files = {"vqa_per_sample_scores": str(store_path)}
     overall = results_dir / results_csv.OVERALL
     scored = [s for s in samples if not s.error]

@@ -1,0 +1,81 @@
+"""What every family sees of one sample: frames decoded once, reference frames on demand.
+
+`SampleContext` is generic: the generated clip's frames (decoded and resized once by the
+engine) and the reference (ground-truth) frames, read lazily by index and shared by
+every family that asks for them. A benchmark subclasses it to add its own payload
+(MemoBench: the phase keyframes and the GroundTruth record).
+"""
+
+import dataclasses
+import pathlib
+import threading
+from typing import Callable, Dict, Optional, Sequence, Tuple
+
+import cv2
+import numpy as np
+
+from metrics.video import frames as frames_lib
+
+Size = Optional[Tuple[int, int]]  # (width, height) to INTER_AREA-resize to, or native
+
+
+def read_reference(source: pathlib.Path, indices: Sequence[int],
+                   size: Size) -> Dict[int, np.ndarray]:
+    """Frames of a folder or video by index (one sequential pass over a video), resized
+    with INTER_AREA to `size` as they are read, or native when `size` is None."""
+    wanted = sorted(set(indices))
+    if source.is_dir():
+        files = frames_lib.list_frame_files(source)
+        for i in wanted:
+            if not 0 <= i < len(files):
+                raise frames_lib.FrameInputError(
+                    source, f"reference frame {i}", f"only {len(files)} frames")
+        native = (frames_lib.read_image(files[i]) for i in wanted)
+    else:
+        native = iter(frames_lib.read_video_frames(source, wanted))
+    if size is None:
+        return dict(zip(wanted, native))
+    return {i: cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+            for i, frame in zip(wanted, native)}
+
+
+class ReferenceFrames:
+    """A sample's reference frames, each decoded (and resized) at most once per size.
+
+    Families ask with `at(indices, size)`; frames already read for that size are reused,
+    the others are read in one pass.
+    """
+
+    def __init__(self, source: pathlib.Path,
+                 reader: Callable[[pathlib.Path, Sequence[int], Size],
+                                  Dict[int, np.ndarray]] = read_reference):
+        self.source = pathlib.Path(source)
+        self._reader = reader
+        self._cache: Dict[Tuple[int, Size], np.ndarray] = {}
+        self._lock = threading.Lock()
+        self.reads = 0  # reader calls made (tests check frames are shared)
+
+    def at(self, indices: Sequence[int], size: Size = None) -> Dict[int, np.ndarray]:
+        """{index: frame} for `indices`; raises FrameInputError as the reader does."""
+        with self._lock:
+            missing = sorted({i for i in indices if (i, size) not in self._cache})
+            if missing:
+                self.reads += 1
+                for i, frame in self._reader(self.source, missing, size).items():
+                    self._cache[(i, size)] = frame
+            return {i: self._cache[(i, size)] for i in indices}
+
+    def frames_at(self, indices: Sequence[int], size: Size = None):
+        """The frames for `indices`, in that order (repeats allowed)."""
+        found = self.at(indices, size)
+        return [found[i] for i in indices]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SampleContext:
+    """One sample as the families see it; benchmarks add fields in a subclass."""
+
+    sample_id: str
+    split: str = ""
+    frames: np.ndarray                       # (N, H, W, 3) BGR uint8, decoded once
+    reference: Optional[ReferenceFrames] = None

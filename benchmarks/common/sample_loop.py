@@ -1,0 +1,188 @@
+"""The engine's sample loop: every sample evaluated once, appended as soon as it is scored.
+
+A benchmark step hands `run` its samples in order and two functions:
+
+  load(item)      reads the sample's inputs (decode, locate references); raising an
+                  input error (InputError, FrameInputError, OSError, ValueError) makes
+                  the sample an error row with that message. It runs one sample ahead,
+                  on a background thread, while the families score the previous sample
+                  (OpenCV and file reads release the GIL).
+  score(item, loaded) -> SampleScore
+                  runs the families (`run_families` sorts their failures).
+
+Resume is keyed by (split, sample id) and, where the step gives `digest(item)`, by the
+sample's input digest: a sample whose inputs changed since it was stored is recomputed
+(and the log says so). A bug in our own code (anything but an input error) fails that
+sample with the traceback in its error field, the run goes on, and `Outcome.internal_errors`
+tells the runner to exit 1 at the end.
+"""
+
+import concurrent.futures
+import dataclasses
+import time
+import traceback
+from typing import Callable, Dict, Iterable, List, Optional, Sequence
+
+from absl import logging
+
+from benchmarks.common import family as family_lib
+from benchmarks.common.errors import InputError
+from benchmarks.common.sample_store import Key, SampleStore
+from metrics.video.frames import FrameInputError
+from proto import scorecard_pb2
+
+SECONDS = "seconds:"  # diagnostics key prefix: time spent per family
+INTERNAL_ERROR = "internal_error"  # diagnostics key: "1" when the error is our bug
+
+# A sample's inputs cannot be read or are not what the benchmark expects.
+INPUT_ERRORS = (InputError, FrameInputError, OSError, ValueError)
+
+
+@dataclasses.dataclass(frozen=True)
+class SampleRef:
+    """Who a sample is: its id, split and scene (what an error row records)."""
+
+    sample_id: str
+    split: str = ""
+    scene: str = ""
+
+    @property
+    def key(self) -> Key:
+        return (self.split, self.sample_id)
+
+
+@dataclasses.dataclass
+class Outcome:
+    """The samples of one step, in the order given, and what the loop saw."""
+
+    samples: List[scorecard_pb2.SampleScore]
+    resumed: int = 0
+    recomputed_changed: List[str] = dataclasses.field(default_factory=list)
+    internal_errors: List[str] = dataclasses.field(default_factory=list)  # "split/id"
+
+
+def error_sample(ref: SampleRef, error: str, internal: bool = False
+                 ) -> scorecard_pb2.SampleScore:
+    sample = scorecard_pb2.SampleScore(sample_id=ref.sample_id, split=ref.split,
+                                       scene=ref.scene, error=error)
+    if internal:
+        sample.diagnostics[INTERNAL_ERROR] = "1"
+    return sample
+
+
+def is_internal_error(sample: scorecard_pb2.SampleScore) -> bool:
+    return sample.diagnostics.get(INTERNAL_ERROR) == "1"
+
+
+def _bug_text(where: str, e: BaseException) -> str:
+    return (f"internal error in {where} (a worldeval bug; please report it): "
+            f"{type(e).__name__}: {e}\n" + "".join(traceback.format_exception(e)))
+
+
+def run_families(ctx, families: Sequence[family_lib.Family],
+                 sample: scorecard_pb2.SampleScore) -> Dict[str, Optional[float]]:
+    """Runs each family on `ctx`; returns the raw columns they filled.
+
+    Expected failures become the family's per-metric reasons in `sample.unavailable`;
+    a bug raises out of here (the loop records it as the sample's internal error).
+    """
+    columns: Dict[str, Optional[float]] = {}
+    for fam in families:
+        start = time.perf_counter()
+        try:
+            result = fam.compute(ctx)
+        except family_lib.EXPECTED_ERRORS + tuple(fam.expected_errors) as e:
+            logging.warning("%s: %s cannot score it: %s", ctx.sample_id, fam.name, e)
+            result = family_lib.FamilyResult(
+                {}, {m: f"{fam.name}: {type(e).__name__}: {e}" for m in fam.metric_ids})
+        except Exception as e:  # pylint: disable=broad-except  (re-raised with context)
+            raise _FamilyBug(_bug_text(f"family {fam.name}", e)) from e
+        sample.diagnostics[SECONDS + fam.name] = f"{time.perf_counter() - start:.4f}"
+        columns.update({k: v for k, v in result.columns.items() if v is not None})
+        sample.unavailable.update(result.unavailable)
+    return columns
+
+
+class _FamilyBug(Exception):
+    """A family raised something that is not an expected per-sample failure."""
+
+
+def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
+        load: Callable, score: Callable, label: str,
+        digest: Optional[Callable[[object], str]] = None,
+        on_sample: Optional[Callable[[object, scorecard_pb2.SampleScore], None]] = None,
+        prefetch: bool = True) -> Outcome:
+    """Scores `items` not already in `store`; see the module docstring.
+
+    `on_sample(item, sample)` runs after each newly scored sample is stored (e.g. to
+    append the official output file's row); resumed samples are the caller's to write.
+    """
+    outcome = Outcome(samples=[], resumed=store.resumed)
+    todo = []
+    for item in items:
+        r = ref(item)
+        if r.key in store and digest is not None:
+            stored = store.get(r.key).input_digest
+            current = _safe_digest(digest, item)
+            if current is not None and stored != current:
+                logging.info("%s %s/%s: its inputs changed since it was stored; recomputing",
+                             label, r.split, r.sample_id)
+                store.discard(r.key)
+                outcome.recomputed_changed.append(f"{r.split}/{r.sample_id}")
+        if r.key not in store:
+            todo.append(item)
+    outcome.resumed = sum(1 for item in items if ref(item).key in store)
+    if outcome.resumed:
+        logging.info("%s: resuming, %d samples already scored", label, outcome.resumed)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        pending = _submit(pool, load, todo, 0) if prefetch else None
+        for i, item in enumerate(todo):
+            r = ref(item)
+            logging.info("%s [%d/%d] %s", label, i + 1, len(todo), r.sample_id)
+            current = pending
+            if prefetch:
+                pending = _submit(pool, load, todo, i + 1)
+            sample = _one(item, r, load, score, current)
+            if is_internal_error(sample):
+                outcome.internal_errors.append(f"{r.split}/{r.sample_id}")
+            store.append(sample)
+            if on_sample is not None:
+                on_sample(item, sample)
+    by_key = {(s.split, s.sample_id): s for s in store.samples()}
+    outcome.samples = [by_key[ref(item).key] for item in items if ref(item).key in by_key]
+    return outcome
+
+
+def _safe_digest(digest, item) -> Optional[str]:
+    try:
+        return digest(item)
+    except INPUT_ERRORS:
+        return None  # unreadable now: the sample is recomputed below and fails there
+
+
+def _submit(pool, load, todo, index):
+    return pool.submit(load, todo[index]) if index < len(todo) else None
+
+
+def _one(item, ref: SampleRef, load, score, pending) -> scorecard_pb2.SampleScore:
+    start = time.perf_counter()
+    try:
+        loaded = pending.result() if pending is not None else load(item)
+        sample = score(item, loaded)
+    except _FamilyBug as e:
+        logging.error("%s: %s", ref.sample_id, str(e).splitlines()[0])
+        return error_sample(ref, str(e), internal=True)
+    except INPUT_ERRORS as e:
+        logging.warning("%s failed: %s", ref.sample_id, e)
+        return error_sample(ref, str(e))
+    except Exception as e:  # pylint: disable=broad-except  (our bug: recorded, exit 1)
+        logging.error("%s: internal error: %s: %s", ref.sample_id, type(e).__name__, e)
+        return error_sample(ref, _bug_text("the sample loop", e), internal=True)
+    if not sample.seconds:
+        sample.seconds = round(time.perf_counter() - start, 4)
+    return sample
+
+
+def internal_errors_of(samples: Iterable[scorecard_pb2.SampleScore]) -> List[str]:
+    """"split/id" of every sample whose error is a bug of ours (resumed runs included)."""
+    return [f"{s.split}/{s.sample_id}" for s in samples if is_internal_error(s)]
