@@ -136,7 +136,7 @@ def _addresses(host: str, port: int, deadline: float) -> Tuple[List[tuple], str]
         try:
             answer.put((socket.getaddrinfo(host, port, type=socket.SOCK_STREAM), ""))
         except OSError as e:
-            answer.put(([], f"name resolution failed: {e.strerror or type(e).__name__}"))
+            answer.put(([], _lower(e.strerror) or "name resolution failed"))
 
     threading.Thread(target=lookup, name="worldeval-hub-probe-dns", daemon=True).start()
     try:
@@ -159,7 +159,7 @@ def _connect(addresses, deadline: float) -> Tuple[Optional[socket.socket], str]:
         except socket.timeout:
             return None, "no connection"
         except OSError as e:
-            error = e.strerror or type(e).__name__
+            error = _lower(e.strerror) or type(e).__name__
     return None, error
 
 
@@ -182,7 +182,12 @@ def _ask(sock: socket.socket, scheme: str, host: str, deadline: float) -> str:
     except ssl.SSLError as e:
         return f"TLS handshake failed: {e.reason or type(e).__name__}"
     except OSError as e:
-        return e.strerror or type(e).__name__
+        return _lower(e.strerror) or type(e).__name__
     finally:
         if tls is not None:
             tls.close()
+
+
+def _lower(text: Optional[str]) -> str:
+    """"Name or service not known" -> "name or service not known" (it ends a phrase)."""
+    return text[:1].lower() + text[1:] if text else ""

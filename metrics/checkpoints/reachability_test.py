@@ -78,7 +78,8 @@ def test_a_proxy_in_the_environment_is_what_is_probed(monkeypatch):
 
 def test_an_unknown_name_is_unreachable():
     verdict = reachability.probe("https://no-such-host.invalid")
-    assert not verdict.reachable and verdict.reason.startswith("name resolution")
+    assert not verdict.reachable and verdict.reason  # e.g. "name or service not known"
+    assert verdict.describe().startswith("no-such-host.invalid:443 is unreachable (")
 
 
 def test_timeout_and_endpoint_come_from_the_environment(monkeypatch):

@@ -197,8 +197,11 @@ def resolve(spec: CheckpointSpec, explicit_path: Optional[str] = None,
         if _offline_env():
             raise CheckpointUnavailable(
                 f"{missing} the download failed ({_offline_env()} forbids downloading); {fetch}")
-        verdict = reachability.probe(_source_url(spec))
-        if not verdict.reachable:
+        try:
+            verdict = reachability.probe(_source_url(spec))
+        except ValueError:  # not an http(s) URL: the download below says what is wrong
+            verdict = None
+        if verdict is not None and not verdict.reachable:
             raise CheckpointUnavailable(f"{missing} {verdict.describe()}; {fetch}")
         try:
             path, revision = _download(spec, checkpoint_dir)

@@ -207,6 +207,13 @@ def test_offline_environment_forbids_downloading_without_a_probe(tmp_path, monke
     assert not network
 
 
+def test_a_url_that_cannot_be_probed_still_fails_as_unavailable(tmp_path, network):
+    spec = dataclasses.replace(FILE_SPEC, url=f"file://{tmp_path}/absent.pth")
+    messages, _ = _resolve_all([spec], str(tmp_path / "ckpt"))
+    _assert_one_clean_line(messages[0], spec, str(tmp_path / "ckpt"),
+                           r"the download failed \(URLError: [^\n]*\)")
+
+
 def test_a_long_error_message_keeps_its_whole_first_line():
     error = ValueError("An error happened while trying to locate the files on the Hub, and we "
                        "cannot find the appropriate snapshot folder for the specified revision "
