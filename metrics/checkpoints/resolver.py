@@ -2,9 +2,16 @@
 
 Order: an explicit path (a flag), then `--checkpoint_dir`, then the local caches (the
 Hugging Face hub cache, torch's hub cache), then a download pinned by revision or by
-digest, never with `--offline`. A checkpoint that cannot be found, or whose sha256
-does not match, raises CheckpointUnavailable with the command that fetches it; the
+digest, never with `--offline` (nor with WORLDEVAL_OFFLINE=1 / HF_HUB_OFFLINE=1). A
+checkpoint that cannot be found, or whose sha256 does not match, raises
+CheckpointUnavailable with one line saying why and the command that fetches it; the
 caller reports its metric unavailable with that reason.
+
+Offline without saying so costs seconds, not retries: before the first download from a
+host, reachability.probe() asks once per process whether that host (HF_ENDPOINT for hub
+specs, the URL's host otherwise) answers; when it does not, nothing is downloaded. A hub
+download first asks for the file's metadata (or the repository's commit) once, with the
+hub's etag timeout and without the hub client's retries, so a failing hub fails fast too.
 """
 
 import dataclasses
@@ -12,6 +19,10 @@ import hashlib
 import os
 import pathlib
 from typing import Optional, Tuple
+
+from metrics.checkpoints import reachability
+
+OFFLINE_ENV = ("WORLDEVAL_OFFLINE", "HF_HUB_OFFLINE")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,11 +114,24 @@ def _torch_cache(spec: CheckpointSpec) -> Optional[pathlib.Path]:
 def _download(spec: CheckpointSpec, checkpoint_dir: Optional[str]) -> Tuple[pathlib.Path, str]:
     if spec.hf_repo:
         import huggingface_hub  # pylint: disable=import-outside-toplevel
+        from huggingface_hub import constants  # pylint: disable=import-outside-toplevel
+        endpoint = reachability.hf_endpoint()  # read now: the hub reads it once, at import
+        timeout = constants.HF_HUB_ETAG_TIMEOUT  # env HF_HUB_ETAG_TIMEOUT, default 10 s
+        # One metadata request without retries: when it fails, the hub's own download
+        # would retry it five times (backoff up to 8 s, 60 s timeouts) before giving up.
         if spec.snapshot:
-            folder = huggingface_hub.snapshot_download(spec.hf_repo, revision=spec.hf_revision)
+            huggingface_hub.HfApi(endpoint=endpoint).repo_info(
+                spec.hf_repo, revision=spec.hf_revision, timeout=timeout)
+            folder = huggingface_hub.snapshot_download(
+                spec.hf_repo, revision=spec.hf_revision, endpoint=endpoint, etag_timeout=timeout)
             return pathlib.Path(folder) / spec.filename, pathlib.Path(folder).name
+        huggingface_hub.get_hf_file_metadata(
+            huggingface_hub.hf_hub_url(spec.hf_repo, spec.filename, revision=spec.hf_revision,
+                                       endpoint=endpoint),
+            timeout=timeout, endpoint=endpoint, retry_on_errors=False)
         path = huggingface_hub.hf_hub_download(spec.hf_repo, spec.filename,
-                                               revision=spec.hf_revision)
+                                               revision=spec.hf_revision, endpoint=endpoint,
+                                               etag_timeout=timeout)
         return pathlib.Path(path), pathlib.Path(path).parent.name
     import torch.hub  # pylint: disable=import-outside-toplevel
     target_dir = pathlib.Path(checkpoint_dir or _torch_home_checkpoints())
@@ -115,6 +139,25 @@ def _download(spec: CheckpointSpec, checkpoint_dir: Optional[str]) -> Tuple[path
     target = target_dir / spec.filename
     torch.hub.download_url_to_file(spec.url, str(target), hash_prefix=spec.sha256 or None)
     return target, spec.sha256
+
+
+def _source_url(spec: CheckpointSpec) -> str:
+    """The URL whose host a download of `spec` contacts first."""
+    return reachability.hf_endpoint() if spec.hf_repo else spec.url
+
+
+def _offline_env() -> str:
+    """The env var that forbids downloading (e.g. "HF_HUB_OFFLINE=1"), or ""."""
+    for name in OFFLINE_ENV:
+        if os.environ.get(name, "").strip().lower() in ("1", "true", "yes"):
+            return f"{name}={os.environ[name]}"
+    return ""
+
+
+def _first_line(error: BaseException) -> str:
+    """`Type: first non-empty line of the message`, whole (hub messages run to 5 lines)."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
 
 
 def _torch_home_checkpoints() -> str:
@@ -147,17 +190,24 @@ def resolve(spec: CheckpointSpec, explicit_path: Optional[str] = None,
         if cached:
             found = (cached, "torch_cache", "")
     if found is None:
+        missing = f"checkpoint {spec.name} ({spec.filename}) not found locally and"
+        fetch = f"fetch it with: {spec.fetch_command(checkpoint_dir)}"
         if offline:
+            raise CheckpointUnavailable(f"{missing} --offline forbids downloading; {fetch}")
+        if _offline_env():
             raise CheckpointUnavailable(
-                f"checkpoint {spec.name} ({spec.filename}) not found locally and --offline "
-                f"forbids downloading; fetch it with: {spec.fetch_command(checkpoint_dir)}")
+                f"{missing} the download failed ({_offline_env()} forbids downloading); {fetch}")
+        try:
+            verdict = reachability.probe(_source_url(spec))
+        except ValueError:  # not an http(s) URL: the download below says what is wrong
+            verdict = None
+        if verdict is not None and not verdict.reachable:
+            raise CheckpointUnavailable(f"{missing} {verdict.describe()}; {fetch}")
         try:
             path, revision = _download(spec, checkpoint_dir)
         except Exception as e:  # pylint: disable=broad-except  (any network/hub failure)
             raise CheckpointUnavailable(
-                f"checkpoint {spec.name} ({spec.filename}) not found locally and the download "
-                f"failed ({type(e).__name__}: {str(e)[:200]}); fetch it with: "
-                f"{spec.fetch_command(checkpoint_dir)}") from e
+                f"{missing} the download failed ({_first_line(e)}); {fetch}") from e
         found = (path, "download", revision)
     weight, source, revision = found
     digest = sha256_of(weight)

@@ -2,6 +2,8 @@
 
 from typing import Tuple
 
+from absl import logging
+
 from metrics.checkpoints import resolver
 from proto import scorecard_pb2
 
@@ -13,8 +15,12 @@ def resolve(spec: resolver.CheckpointSpec, settings,
     Raises:
       resolver.CheckpointUnavailable: with the reason and the command that fetches it.
     """
-    found = resolver.resolve(spec, explicit_path=settings.checkpoints.get(spec.name),
-                             checkpoint_dir=settings.checkpoint_dir, offline=settings.offline)
+    try:
+        found = resolver.resolve(spec, explicit_path=settings.checkpoints.get(spec.name),
+                                 checkpoint_dir=settings.checkpoint_dir, offline=settings.offline)
+    except resolver.CheckpointUnavailable as e:
+        logging.warning("%s: %s", metric_id, e)  # one line, before the first clip
+        raise
     ref = scorecard_pb2.CheckpointRef(
         metric_id=metric_id, id=spec.hf_repo or spec.url or spec.filename,
         revision=found.revision, sha256=found.sha256, path=str(found.path),
