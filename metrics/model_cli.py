@@ -23,7 +23,7 @@ from metrics.video import sampling
 
 @dataclasses.dataclass(frozen=True)
 class ClipFlags:
-    """The flags that name a clip and its MemoBench keyframes."""
+    """The flags that name a clip and its h/r keyframes."""
 
     frames: flags.FlagHolder
     h_start: flags.FlagHolder
@@ -128,7 +128,7 @@ def pct(value: float) -> float:
 
 
 def blend_pct(mean: float, minimum: float) -> float:
-    """run_eval.py's 0.7 * mean_pct + 0.3 * min_pct on the rounded pct values, 2 dp."""
+    """0.7 * mean_pct + 0.3 * min_pct on the rounded percentages (pct), 2 dp."""
     return float(np.round(0.7 * pct(mean) + 0.3 * pct(minimum), 2))
 
 

@@ -20,6 +20,8 @@ import torch
 from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import bundled_sample
 from benchmarks.memobench import runner
+from benchmarks.memobench.step1 import formulas
+from benchmarks.memobench.step1 import model_formulas
 from benchmarks.memobench.step1.prepare import Step1Settings
 from metrics.clip import aesthetic
 from metrics.clip import clipiqa
@@ -28,16 +30,13 @@ from metrics.clip import revisit
 from metrics.clip import tiny_clipiqa
 from metrics.clip import vision
 from metrics.depth import depth_anything
-from metrics.depth import geo_consistency
 from metrics.depth import tiny_checkpoint as depth_tiny
 from metrics.dinov2 import backbone
-from metrics.dinov2 import identity
 from metrics.dinov2 import tiny_checkpoint as dinov2_tiny
 from metrics.flow import raft
 from metrics.imagereward import reward_model
 from metrics.imagereward import scoring as image_reward_scoring
 from metrics.imagereward import tiny_checkpoint as image_reward_tiny
-from metrics.flow import warp_error
 from metrics.lpips import lpips
 from metrics.lpips import random_checkpoints
 from metrics.video import frames as frames_lib
@@ -97,7 +96,7 @@ def test_motion_smoothness_equals_raft_warp_error_computed_directly(run):
                                     max_side=640)
     h, r = int(sample["diagnostics"]["h_start"]), int(sample["diagnostics"]["r_start"])
     model = raft.load_raft(ckpt / "raft_large" / raft.RAFT_LARGE.filename, "cpu")
-    direct = warp_error.motion_smoothness(frames, h, r, 4, raft.RaftFlow(model, "cpu"))
+    direct = formulas.temporal_score(frames, h, r, 4, raft.RaftFlow(model, "cpu"))
     assert sample["metrics"]["raw:TemporalScore"] == direct.temporal_score
     pct = float(np.clip(round(direct.temporal_score * 100, 1), 0, 100))
     assert motion.value == pytest.approx(pct, abs=1e-9)
@@ -149,12 +148,12 @@ def test_object_identity_and_geo3d_equal_the_metrics_called_directly(run):
     card, sample, _, _, _, ckpt = run
     frames, h, r = _frames_and_keyframes(run)
     dino = backbone.load_dinov2(ckpt / backbone.DINOV2_BASE.name, "cpu")
-    mean, minimum = identity.object_identity(frames, r, dino, "cpu")
+    mean, minimum = model_formulas.obj_identity(frames, r, dino, "cpu")
     assert (sample["metrics"]["raw:ObjIdentityMean"], sample["metrics"]["raw:ObjIdentityMin"]) == (
         mean, minimum)
     model, processor = depth_anything.load_depth_anything(
         ckpt / depth_anything.DEPTH_ANYTHING_V2_SMALL.name, "cpu")
-    geo_mean, geo_min = geo_consistency.geo_consistency(frames, h, r, model, processor, "cpu")
+    geo_mean, geo_min = model_formulas.geo_consistency(frames, h, r, model, processor, "cpu")
     assert sample["metrics"]["raw:GeoConsistencyMean"] == pytest.approx(geo_mean, abs=1e-4)
     assert sample["metrics"]["raw:GeoConsistencyMin"] == pytest.approx(geo_min, abs=1e-4)
     for metric, raw_mean, raw_min in (("ObjIdentityConsistency", mean, minimum),

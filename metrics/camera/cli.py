@@ -1,4 +1,4 @@
-"""Prints MemoBench CameraControllability of one generated clip, weight-free.
+"""Prints the rotation-ATE camera score (CameraControllability) of one generated clip, weight-free.
 
 The score is the official rotation-only ATE "coverage" (spec §4.5), but the
 generated clip's camera rotations come from the weight-free backend
@@ -6,7 +6,7 @@ generated clip's camera rotations come from the weight-free backend
 from MapAnything as in the official code, so the output says
 "official: false".
 
-Frames are shrunk to --max_side (640, INTER_AREA) as MemoBench does. GT poses
+Frames are shrunk to --max_side (640, INTER_AREA) as the official code does. GT poses
 are resampled uniformly to the generated frame count; the GT intrinsics are
 rescaled from --gt_size to the generated frame size.
 
@@ -47,7 +47,7 @@ _GT_SIZE = flags.DEFINE_string(
     "gt_size", None, "WxH, the GT image size the intrinsics refer to.")
 _MAX_SIDE = flags.DEFINE_integer(
     "max_side", 640, "Generated frames whose longer side exceeds this are "
-    "downscaled first (INTER_AREA, never upscaled), as MemoBench does.",
+    "downscaled first (INTER_AREA, never upscaled), as the official code does.",
     lower_bound=1)
 _JSON = flags.DEFINE_boolean(
     "json", False, "Print one JSON object instead of text.")

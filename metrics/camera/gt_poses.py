@@ -1,4 +1,4 @@
-"""Ground-truth camera poses for MemoBench CameraControllability (spec §4.5).
+"""Ground-truth camera poses for the rotation-ATE camera score (spec §4.5).
 
 Where the official code looks, relative to the dataset's `data/` folder
 (`{n}` is the clip number without padding, `NNN` the real clip id):

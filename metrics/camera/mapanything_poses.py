@@ -1,8 +1,8 @@
-"""Camera poses from MapAnything, MemoBench's official estimator (spec §4.5).
+"""Camera poses from MapAnything, the official estimator (spec §4.5).
 
 MapAnything is not on PyPI, so worldeval does not lock it; when its package is
 importable (installed from github.com/facebookresearch/map-anything, see the
-MemoBench runtime profile) this module drives it exactly as MemoBench's
+benchmark's runtime profile) this module drives it exactly as the official
 camera_controllability.py does: every (already resized) frame written as a PNG,
 `mapanything.utils.image.load_images` with its default preprocessing, one
 `model.infer(...)` call over all views with the official arguments, and
@@ -23,7 +23,7 @@ MODULE = "mapanything"
 INSTALL_HINT = ("pip install 'git+https://github.com/facebookresearch/map-anything' "
                 "(not on PyPI; needs torch, already in worldeval's lock)")
 
-# The Apache-licensed weights MemoBench loads with MapAnything.from_pretrained. The
+# The Apache-licensed weights the official code loads with MapAnything.from_pretrained. The
 # snapshot's weight file name is inferred from huggingface_hub's model mixin.
 MAPANYTHING_APACHE = resolver.CheckpointSpec(
     name="map_anything_apache", filename="model.safetensors",

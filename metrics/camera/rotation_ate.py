@@ -1,4 +1,4 @@
-"""MemoBench CameraControllability: rotation-only ATE "coverage" score.
+"""Camera score from rotation-only ATE: a "coverage" score.
 
 This is the scoring half of the official metric (spec §4.5), reproduced
 formula for formula; it is independent of how the estimated poses were made.

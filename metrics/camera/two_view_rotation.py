@@ -1,6 +1,6 @@
 """A weight-free camera rotation estimator: "classical-two-view-rotation".
 
-NOT the official MemoBench backend (that is MapAnything, a learned model). It
+NOT the official backend (that is MapAnything, a learned model). It
 estimates the camera-to-world rotation of every generated frame from the
 frames alone, so that CameraControllability can be computed with no weights.
 
@@ -46,7 +46,7 @@ still less accurate there.
 The relative rotation R_ab maps camera-a coordinates to camera-b coordinates
 (X_b = R_ab X_a + t). Camera-to-world rotations are chained from C_0 = I as
 C_b = C_a @ R_ab.T, in OpenCV camera axes (x right, y down, z forward), the
-convention of MemoBench's GT c2w poses.
+convention of the ground-truth c2w poses.
 """
 
 import dataclasses
@@ -257,7 +257,7 @@ def estimate_rotations(frames, k):
 
     Args:
         frames: (N, H, W, 3) uint8 BGR frames (or a sequence of them), as
-            MemoBench feeds its pose estimator (already 640-max resized).
+            the official code feeds its pose estimator (already 640-max resized).
         k: (3, 3) camera matrix for the frames' own pixel size.
 
     Returns:

@@ -1,4 +1,4 @@
-"""MemoBench's AestheticScore: the LAION aesthetic predictor on CLIP ViT-L/14 (spec §4.2).
+"""AestheticScore: the strided clip mean of the LAION aesthetic predictor (CLIP ViT-L/14).
 
 Official (`evaluation/automated/metrics/visual_quality.py`): for every frame
 index in `iter_indices(0, N-1, sample_step)` (run_eval passes 4), the frame
@@ -169,5 +169,5 @@ def aesthetic_details(frames_bgr: Sequence[np.ndarray], sample_step: int,
 def aesthetic_score(frames_bgr: Sequence[np.ndarray], sample_step: int,
                     model: AestheticModel, device,
                     batch_size: int = vision.DEFAULT_BATCH_SIZE) -> float:
-    """MemoBench's AestheticScore of a clip (~0-10, rounded to 4 dp); see aesthetic_details."""
+    """The AestheticScore of a clip (~0-10, rounded to 4 dp); see aesthetic_details."""
     return aesthetic_details(frames_bgr, sample_step, model, device, batch_size).score

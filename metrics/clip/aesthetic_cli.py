@@ -1,7 +1,7 @@
-"""Prints MemoBench's AestheticScore (LAION aesthetic predictor, ViT-L/14) of one clip.
+"""Prints the strided clip mean AestheticScore (LAION aesthetic predictor, ViT-L/14) of one clip.
 
 The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to
---max_side (640, INTER_AREA, never upscaled) as MemoBench's Step 1 does; frames
+--max_side (640, INTER_AREA, never upscaled); frames
 0, step, 2*step, ... are scored and averaged (see metrics.clip.aesthetic).
 
 Weights: the openai/clip-vit-large-patch14 snapshot (--clip_checkpoint, a folder
@@ -9,7 +9,7 @@ with config.json and model.safetensors) and sac+logos+ava1-l14-linearMSE.pth
 (--head_checkpoint), else <--checkpoint_dir>/<name>/, the local HF/torch caches,
 or a download unless --offline.
 
---clip_activation=gelu (default) matches what MemoBench's requirements install
+--clip_activation=gelu (default) matches what the official requirements install
 today (open_clip >= 2.29 runs the OpenAI weights with nn.GELU); quick_gelu is
 the activation CLIP was trained with (open_clip < 2.29). See metrics.clip.vision.
 
@@ -37,7 +37,7 @@ from metrics.video import frames as frames_lib
 
 _FRAMES = flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file.")
 _SAMPLE_STEP = flags.DEFINE_integer(
-    "sample_step", 4, "Frame stride (MemoBench passes 4).", lower_bound=1)
+    "sample_step", 4, "Frame stride (the official runner passes 4).", lower_bound=1)
 _MAX_SIDE = flags.DEFINE_integer(
     "max_side", 640, "Frames whose longer side exceeds this are shrunk (INTER_AREA) first.",
     lower_bound=1)
@@ -51,7 +51,7 @@ _OFFLINE = flags.DEFINE_boolean("offline", False, "Never download a checkpoint."
 _DEVICE = flags.DEFINE_string("device", "auto", "auto, cpu, cuda or cuda:N.")
 _CLIP_ACTIVATION = flags.DEFINE_enum(
     "clip_activation", vision.OFFICIAL_ACTIVATION, list(vision.ACTIVATIONS),
-    "CLIP MLP activation: gelu (open_clip >= 2.29, MemoBench today) or quick_gelu.")
+    "CLIP MLP activation: gelu (open_clip >= 2.29, the official setup today) or quick_gelu.")
 _BATCH_SIZE = flags.DEFINE_integer(
     "batch_size", vision.DEFAULT_BATCH_SIZE, "Frames per CLIP call.", lower_bound=1)
 _JSON = flags.DEFINE_boolean("json", False, "Print one JSON object instead of text.")

@@ -1,4 +1,4 @@
-"""CLIP-IQA+ as pyiqa's `create_metric("clipiqa+")`, and MemoBench's ImageQuality (spec §4.2).
+"""CLIP-IQA+ as pyiqa's `create_metric("clipiqa+")`, and its strided clip mean (ImageQuality).
 
 pyiqa (`pyiqa/archs/clipiqa_arch.py` CLIPIQA(model_type="clipiqa+", backbone="RN50",
 pos_embedding=False), read at pyiqa 0.1.16 and at the older revision that hard-coded
@@ -27,7 +27,7 @@ is needed at run time. (transformers' CLIPTokenizer for openai/clip-vit-* gives 
 BPE ids but pads with EOT instead of 0: harmless under the causal mask, yet not the
 official tensor; the constants avoid both the difference and a download.)
 
-MemoBench (`visual_quality.py` image_quality_score): for frames iter_indices(0, N-1,
+The official clip mean (`visual_quality.py` image_quality_score): for frames iter_indices(0, N-1,
 sample_step) of the 640-max-side clip, `ToTensor()(PIL RGB)` (uint8 / 255, float32),
 one frame per call, `float(metric(t).item())` clipped to [0, 1]; the mean over frames,
 rounded to 4 dp (0.0 when no frame). Frames go `batch_size` at a time here (equal up to
@@ -236,7 +236,7 @@ class ImageQualityResult:
 def image_quality_details(frames_bgr: Sequence[np.ndarray], sample_step: int,
                           model: ClipIqaModel,
                           batch_size: int = DEFAULT_BATCH_SIZE) -> ImageQualityResult:
-    """MemoBench's ImageQuality with the sampled indices and per-frame outputs.
+    """ImageQuality (strided CLIP-IQA+ mean) with the sampled indices and per-frame outputs.
 
     Args:
         frames_bgr: The clip, (N, H, W, 3) uint8 BGR, already shrunk to 640 max-side.
@@ -254,7 +254,7 @@ def image_quality_details(frames_bgr: Sequence[np.ndarray], sample_step: int,
 
 def image_quality_score(frames_bgr: Sequence[np.ndarray], sample_step: int, model: ClipIqaModel,
                         batch_size: int = DEFAULT_BATCH_SIZE) -> float:
-    """MemoBench's ImageQuality of a clip (0-1, rounded to 4 dp); see image_quality_details."""
+    """ImageQuality (strided CLIP-IQA+ mean, 0-1, 4 dp) of a clip; see image_quality_details."""
     return image_quality_details(frames_bgr, sample_step, model, batch_size).score
 
 

@@ -1,7 +1,7 @@
-"""Prints MemoBench's ImageQuality (pyiqa's CLIP-IQA+: CLIP RN50 + learned prompts) of one clip.
+"""Prints ImageQuality, the strided clip mean of pyiqa's CLIP-IQA+ (CLIP RN50), of one clip.
 
 The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to --max_side
-(640, INTER_AREA, never upscaled) as MemoBench's Step 1 does; frames 0, step,
+(640, INTER_AREA, never upscaled); frames 0, step,
 2*step, ... are scored at that size, each score clipped to [0, 1], and averaged (see
 metrics.clip.clipiqa). ImageQuality_pct is the 0-100 half of VisualQuality.
 
@@ -37,7 +37,7 @@ BACKEND = "clipiqa+ (pyiqa): OpenAI CLIP RN50, learned prompts, no positional em
 
 _FRAMES = flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file.")
 _SAMPLE_STEP = flags.DEFINE_integer(
-    "sample_step", 4, "Frame stride (MemoBench passes 4).", lower_bound=1)
+    "sample_step", 4, "Frame stride (the official runner passes 4).", lower_bound=1)
 _MAX_SIDE = flags.DEFINE_integer(
     "max_side", 640, "Frames whose longer side exceeds this are shrunk (INTER_AREA) first.",
     lower_bound=1)

@@ -1,4 +1,4 @@
-"""Tests for metrics.clip.clipiqa: CLIP-IQA+ and MemoBench's ImageQuality.
+"""Tests for metrics.clip.clipiqa: CLIP-IQA+ and its strided clip mean (ImageQuality).
 
 A tiny random CLIP ResNet is saved as OpenAI's RN50.pt (TorchScript, float16 weights)
 and a random learned context as pyiqa's prompts file, found through

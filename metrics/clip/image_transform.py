@@ -1,6 +1,6 @@
 """open_clip's inference transform for the OpenAI CLIP weights, on BGR frames.
 
-MemoBench embeds frames with `open_clip.create_model_and_transforms(<arch>,
+The official code embeds frames with `open_clip.create_model_and_transforms(<arch>,
 pretrained="openai")` and its third return value, the eval transform. For the
 OpenAI tags open_clip's pretrained config says mean/std = OPENAI_DATASET_MEAN/STD,
 interpolation "bicubic", resize_mode "shortest", and the image size is the

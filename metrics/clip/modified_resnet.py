@@ -21,7 +21,7 @@ Positional embedding: OpenAI adds `attnpool.positional_embedding` (fixed 7x7+1 g
 224-pixel inputs only). pyiqa's `clipiqa+` calls the tower with `pos_embedding=False`
 (its default), which skips it: any input size works and the weight is loaded but not
 used. pyiqa's `pos_embedding=True` path (a bicubic resize of that table, used by the
-`*_512` variants) is not needed by MemoBench and not implemented.
+`*_512` variants) is not needed here and not implemented.
 """
 
 import collections

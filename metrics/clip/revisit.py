@@ -1,4 +1,4 @@
-"""MemoBench's GTRevisitSim: CLIP ViT-B/32 similarity of R-phase frames to GT (spec §4.8).
+"""GTRevisitSim: CLIP ViT-B/32 similarity of a clip's last-span frames to a reference (spec §4.8).
 
 Official (`run_eval.py` §9 with `clip_metrics.clip_frame_similarity`), with
 N generated frames, R keyframe r (generated space), r_gt (GT space) and
@@ -101,6 +101,6 @@ def revisit_details(gen_frames: Sequence[np.ndarray], gt_frames_at: GtFramesAt, 
 def gt_revisit_similarity(gen_frames: Sequence[np.ndarray], gt_frames_at: GtFramesAt, r: int,
                           r_gt: int, gt_total: int, model: vision.ClipVision,
                           device=None) -> float:
-    """MemoBench's raw GTRevisitSim in [0, 1] (4 dp); see revisit_details."""
+    """The raw GTRevisitSim in [0, 1] (4 dp); see revisit_details."""
     return revisit_details(gen_frames, gt_frames_at, r, r_gt, gt_total, model, device).score
 

@@ -1,4 +1,4 @@
-"""Prints MemoBench's GTRevisitSim (CLIP ViT-B/32, R phase vs GT) of one clip.
+"""Prints the CLIP ViT-B/32 similarity (GTRevisitSim) of a clip's last span to the reference.
 
 The generated clip is shrunk to --max_side (640, INTER_AREA) as Step 1 does; the
 reference (ground truth: a frame folder or a video) is read at native size.
@@ -7,12 +7,12 @@ is the folder's image count or the video's CAP_PROP_FRAME_COUNT, as run_eval
 reads it (--gt_total overrides it, e.g. with a timestamps.txt line count).
 
 --r_start is the R keyframe in the generated clip. Without it, it is mapped from
---h_start_gt/--r_start_gt with MemoBench's map_keyframes (needs --h_start_gt).
+--h_start_gt/--r_start_gt with metrics.video.sampling.map_keyframes (needs --h_start_gt).
 
 Weights: the openai/clip-vit-base-patch32 snapshot (--clip_checkpoint, a folder
 with config.json and model.safetensors), else <--checkpoint_dir>/clip_vit_base_patch32/,
 the HF cache, or a download unless --offline. --clip_activation: see
-metrics.clip.vision (gelu = open_clip >= 2.29, MemoBench today).
+metrics.clip.vision (gelu = open_clip >= 2.29, the official setup today).
 
 Usage:
   bazel run //metrics/clip:gt_revisit -- --generated=gen.mp4 --reference=gt.mp4 \\
@@ -60,7 +60,7 @@ _OFFLINE = flags.DEFINE_boolean("offline", False, "Never download a checkpoint."
 _DEVICE = flags.DEFINE_string("device", "auto", "auto, cpu, cuda or cuda:N.")
 _CLIP_ACTIVATION = flags.DEFINE_enum(
     "clip_activation", vision.OFFICIAL_ACTIVATION, list(vision.ACTIVATIONS),
-    "CLIP MLP activation: gelu (open_clip >= 2.29, MemoBench today) or quick_gelu.")
+    "CLIP MLP activation: gelu (open_clip >= 2.29, the official setup today) or quick_gelu.")
 _JSON = flags.DEFINE_boolean("json", False, "Print one JSON object instead of text.")
 
 

@@ -1,6 +1,6 @@
 """CLIP image towers (transformers) standing in for open_clip's `encode_image`.
 
-MemoBench calls `open_clip.create_model_and_transforms(<arch>, pretrained="openai")`
+The official code calls `open_clip.create_model_and_transforms(<arch>, pretrained="openai")`
 and `model.encode_image(x)`. transformers ships the same OpenAI weights converted
 (openai/clip-vit-large-patch14, openai/clip-vit-base-patch32): the vision tower
 (`vision_model.*`: patch conv without bias, class token, positional embedding,
@@ -17,10 +17,10 @@ special path (load_openai_model) that always used QuickGELU. open_clip PR #970
 (Oct 2024; released in 2.29, and all 3.x) removed that path: the plain "ViT-L-14"
 / "ViT-B-32" configs build nn.GELU (exact, erf) and loading the "openai" tag only
 warns ("QuickGELU mismatch between final model config (quick_gelu=False) and
-pretrained tag 'openai' (quick_gelu=True)"). MemoBench asks for
+pretrained tag 'openai' (quick_gelu=True)"). The official code asks for
 `open-clip-torch>=2.24` with no upper bound and names the plain archs, so a
 current install computes its numbers with GELU. `activation` chooses: "gelu"
-(OFFICIAL_ACTIVATION, what MemoBench's requirements install today) or
+(OFFICIAL_ACTIVATION, what the official requirements install today) or
 "quick_gelu" (the weights as trained; open_clip before PR #970).
 
 Weights are read from the snapshot's `model.safetensors` and loaded strictly:

@@ -1,12 +1,12 @@
-"""Prints MemoBench's Geo3DConsistency (GeoConsistencyMean/Min) of one clip.
+"""Prints the depth consistency (GeoConsistencyMean/Min) of a clip's two keyframe spans.
 
 The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to
---max_side (640, INTER_AREA, never upscaled) as MemoBench's Step 1 does; then 3
-frames of the V phase (0, h) and 3 of the R phase (r, N-1) go through Depth
-Anything V2 Small and consecutive depth maps are compared (see
-metrics.depth.geo_consistency). Without --h_start/--r_start the keyframes default
-to h = N//3 and r = 2N//3, which the output says: pass the clip's real keyframes
-(metrics.video.sampling.map_keyframes) for the benchmark number.
+--max_side (640, INTER_AREA, never upscaled); then 3 frames of the span V = (0, h)
+and 3 of R = (r, N-1) go through Depth Anything V2 Small and consecutive depth maps
+are compared (see metrics.depth.geo_consistency); Geo3DConsistency blends the two
+percentages (0.7 * mean + 0.3 * min). Without --h_start/--r_start the keyframes
+default to h = N//3 and r = 2N//3, which the output says: pass the clip's real
+keyframes (metrics.video.sampling.map_keyframes) for a benchmark's number.
 
 The weights are the Hugging Face snapshot depth-anything/Depth-Anything-V2-Small-hf
 (--checkpoint, a folder; --checkpoint_dir/depth_anything_v2_small; the hub cache;
@@ -56,7 +56,7 @@ def _record(result, clip, h, r, defaulted, device, checkpoint):
         **model_cli.clip_record(_FRAMES.value, clip, h, r, defaulted, device, checkpoint),
         "phases": [{"name": p.name, "start": p.start, "end": p.end, "indices": list(p.indices),
                     "pair_similarities": list(p.pair_similarities), "mean": p.mean,
-                    "min": p.min} for p in result.phases],
+                    "min": p.min} for p in result.spans],
     }
 
 
@@ -89,7 +89,8 @@ def _evaluate():
     (model, processor), device, checkpoint = model_cli.load_model(
         depth_anything.DEPTH_ANYTHING_V2_SMALL, _CHECKPOINT.value, _MODEL,
         depth_anything.load_depth_anything)
-    result = geo_consistency.geo_details(clip, h, r, model, processor, device)
+    spans = [("V", 0, h), ("R", r, len(clip) - 1)]
+    result = geo_consistency.depth_consistency_details(clip, spans, model, processor, device)
     return _record(result, clip, h, r, defaulted, device, checkpoint)
 
 

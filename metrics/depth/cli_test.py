@@ -40,12 +40,13 @@ def test_json_matches_library(tmp_path, checkpoint_dir, clip_folder):
                        "--offline", "--h_start=4", "--r_start=8")
     model, processor = depth_anything.load_depth_anything(
         checkpoint_dir / "depth_anything_v2_small", "cpu")
-    expected = geo_consistency.geo_details(frames, 4, 8, model, processor, "cpu")
+    expected = geo_consistency.depth_consistency_details(
+        frames, [("V", 0, 4), ("R", 8, len(frames) - 1)], model, processor, "cpu")
     assert (record["GeoConsistencyMean"], record["GeoConsistencyMin"]) == (
         expected.mean, expected.min)
     assert [(p["name"], p["start"], p["end"], p["indices"]) for p in record["phases"]] == [
         ("V", 0, 4, [0, 2, 4]), ("R", 8, 12, [8, 10, 12])]
-    for got, want in zip(record["phases"], expected.phases):
+    for got, want in zip(record["phases"], expected.spans):
         np.testing.assert_allclose(got["pair_similarities"], want.pair_similarities, atol=1e-6)
         assert (got["mean"], got["min"]) == (want.mean, want.min)
     mean_pct = round(min(max(expected.mean * 100, 0), 100), 1)

@@ -1,6 +1,6 @@
-"""Depth Anything V2 Small relative depth, as MemoBench's Geo3DConsistency sees it (spec §4.4).
+"""Depth Anything V2 Small relative depth, as the official depth consistency sees it (spec §4.4).
 
-MemoBench loads `depth-anything/Depth-Anything-V2-Small-hf` with transformers'
+The official code loads `depth-anything/Depth-Anything-V2-Small-hf` with transformers'
 `AutoImageProcessor` and `AutoModelForDepthEstimation` (transformers >= 4.45, < 5) and
 passes each frame as an RGB PIL image (`cv2.cvtColor(BGR2RGB)` of the 640 max-side
 frame): `processor(images=pil, return_tensors="pt")`, then

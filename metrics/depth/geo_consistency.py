@@ -1,20 +1,19 @@
-"""MemoBench Geo3DConsistency: Depth Anything V2 depth cosines, V and R phases (spec §4.4).
+"""Depth consistency of frame spans: Depth Anything V2 depth-map cosines of sampled frames.
 
-Official arithmetic (`geometry_3d_consistency(gen, n_sample=3, start, end)` in
-`automated/metrics/geometry.py`, called by run_eval for V = (0, h) and R = (r, N-1)):
+Arithmetic (transcribed from the official `geometry_3d_consistency(gen, n_sample=3, start,
+end)` of `automated/metrics/geometry.py`, quirks kept), for each span (start, end):
 
 - start = max(0, min(start, N-1)), end = max(start, min(end, N-1)),
   n_range = end - start + 1; n_range <= 1 scores (0.0, 0.0) without running the model;
   otherwise the frames start + int(i * (n_range-1) / 2) for i = 0, 1, 2.
 - Per frame: d = predicted_depth.squeeze(); d = (d - min) / (max - min + 1e-8);
   flatten; L2-normalise (float32 torch, as the official code).
-- The 2 consecutive pairs: cosine_similarity clipped to [0, 1]; the call returns
+- The 2 consecutive pairs: cosine_similarity clipped to [0, 1]; the span scores
   (round(mean, 4), round(min, 4)).
-- GeoConsistencyMean = round((mean_V + mean_R) / 2, 4);
-  GeoConsistencyMin = round(min(min_V, min_R), 4).
 
-The official code runs the model twice per pair (4 calls per phase); here each
-distinct frame of both phases goes through one batched call.
+Several spans combine as round(mean of the span means, 4) and round(min of the span mins,
+4). The official code runs the model twice per pair (4 calls per span); here each
+distinct frame of all spans goes through one batched call.
 """
 
 import dataclasses
@@ -32,11 +31,11 @@ MINMAX_EPS = 1e-8
 
 
 @dataclasses.dataclass(frozen=True)
-class PhaseGeo:
-    """One official call.
+class SpanDepthConsistency:
+    """The depth consistency of one span (one official call).
 
     Attributes:
-        name: "V" or "R".
+        name: The caller's label of the span.
         start / end: The (clamped) inclusive range.
         indices: Sampled frames; empty when n_range <= 1.
         pair_similarities: Clipped cosines of consecutive sampled frames.
@@ -53,15 +52,15 @@ class PhaseGeo:
 
 
 @dataclasses.dataclass(frozen=True)
-class GeoResult:
-    """Geo3DConsistency's raw values for one clip: GeoConsistencyMean/Min and the calls."""
+class DepthConsistencyResult:
+    """The combined (mean, min) of several spans of one clip, and each span's values."""
 
     mean: float
     min: float
-    phases: Tuple[PhaseGeo, ...]
+    spans: Tuple[SpanDepthConsistency, ...]
 
 
-def phase_indices(start: int, end: int, num_frames: int) -> Tuple[int, int, List[int]]:
+def span_indices(start: int, end: int, num_frames: int) -> Tuple[int, int, List[int]]:
     """(clamped start, clamped end, sampled indices); no indices when n_range <= 1."""
     if num_frames <= 0:
         raise ValueError(f"num_frames must be positive, got {num_frames}")
@@ -94,55 +93,53 @@ def _summary(sims: Sequence[float]) -> Tuple[float, float]:
     return round(float(np.mean(sims)), 4), round(float(np.min(sims)), 4)
 
 
-def phase_from_depths(depths: Sequence) -> Tuple[float, float]:
-    """One call's (round(mean, 4), round(min, 4)); (0.0, 0.0) with fewer than 2 maps."""
+def span_from_depths(depths: Sequence) -> Tuple[float, float]:
+    """One span's (round(mean, 4), round(min, 4)); (0.0, 0.0) with fewer than 2 maps."""
     return _summary(pair_similarities(depths) if len(depths) >= 2 else [])
 
 
-def combine(phase_v: Tuple[float, float], phase_r: Tuple[float, float]) -> Tuple[float, float]:
-    """run_eval's (GeoConsistencyMean, GeoConsistencyMin) from the two calls' values."""
-    return (round((phase_v[0] + phase_r[0]) / 2, 4), round(min(phase_v[1], phase_r[1]), 4))
+def combine_spans(*span_values: Tuple[float, float]) -> Tuple[float, float]:
+    """(round(mean of the means, 4), round(min of the mins, 4)) of the spans' (mean, min).
 
-
-def geo_from_depths(depths_v: Sequence, depths_r: Sequence) -> Tuple[float, float]:
-    """(GeoConsistencyMean, GeoConsistencyMin) from the sampled depth maps of V and R.
-
-    Args:
-        depths_v: The V call's depth maps in order (3, or none when n_range <= 1).
-        depths_r: The R call's depth maps in order.
+    Raises:
+        ValueError: With no span.
     """
-    return combine(phase_from_depths(depths_v), phase_from_depths(depths_r))
+    if not span_values:
+        raise ValueError("expected at least one span")
+    means = [mean for mean, _ in span_values]
+    return (round(sum(means) / len(means), 4), round(min(m for _, m in span_values), 4))
 
 
-def geo_details(frames: Sequence[np.ndarray], h: int, r: int, model, processor,
-                device) -> GeoResult:
-    """Geo3DConsistency of a clip, with each call's indices and pair cosines.
+def consistency_from_depths(*span_depths: Sequence) -> Tuple[float, float]:
+    """The combined (mean, min) from each span's sampled depth maps, in order (3 per span,
+    or none when n_range <= 1)."""
+    return combine_spans(*(span_from_depths(depths) for depths in span_depths))
+
+
+def depth_consistency_details(frames: Sequence[np.ndarray],
+                              spans: Sequence[Tuple[str, int, int]], model, processor,
+                              device) -> DepthConsistencyResult:
+    """The depth consistency of the given spans of a clip, with each span's indices and
+    pair cosines.
 
     Args:
-        frames: The clip's BGR uint8 frames (already max-side resized), N >= 1.
-        h: H keyframe (V = (0, h)); r: R keyframe (R = (r, N-1)).
+        frames: The clip's BGR uint8 frames, N >= 1.
+        spans: (name, start, end) of each span, end inclusive; at least one.
         model, processor: From depth_anything.load_depth_anything.
         device: Where the model is.
     """
-    calls = [("V",) + phase_indices(0, h, len(frames)),
-             ("R",) + phase_indices(r, len(frames) - 1, len(frames))]
+    calls = [(name,) + span_indices(start, end, len(frames)) for name, start, end in spans]
     distinct = sorted({i for _, _, _, indices in calls for i in indices})
     depths = {}
     if distinct:
         maps = depth_anything.depth_maps(model, processor, [frames[i] for i in distinct], device)
         depths = dict(zip(distinct, maps))
-    phases = []
+    scored = []
     for name, start, end, indices in calls:
         sampled = [depths[i] for i in indices]
         sims = pair_similarities(sampled) if len(sampled) >= 2 else []
         mean, minimum = _summary(sims)
-        phases.append(PhaseGeo(name, start, end, tuple(indices), tuple(sims), mean, minimum))
-    mean, minimum = combine((phases[0].mean, phases[0].min), (phases[1].mean, phases[1].min))
-    return GeoResult(mean, minimum, tuple(phases))
-
-
-def geo_consistency(frames: Sequence[np.ndarray], h: int, r: int, model, processor,
-                    device) -> Tuple[float, float]:
-    """(GeoConsistencyMean, GeoConsistencyMin) of a clip; see geo_details."""
-    result = geo_details(frames, h, r, model, processor, device)
-    return result.mean, result.min
+        scored.append(SpanDepthConsistency(name, start, end, tuple(indices), tuple(sims), mean,
+                                           minimum))
+    mean, minimum = combine_spans(*[(span.mean, span.min) for span in scored])
+    return DepthConsistencyResult(mean, minimum, tuple(scored))

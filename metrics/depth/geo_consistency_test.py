@@ -65,8 +65,8 @@ def loaded(tmp_path_factory):
     (25, 40, 30, (25, 29, [25, 27, 29])),  # end clamped to N-1
     (0, 0, 1, (0, 0, [])),
 ])
-def test_phase_indices(start, end, num_frames, expected):
-    assert geo_consistency.phase_indices(start, end, num_frames) == expected
+def test_span_indices(start, end, num_frames, expected):
+    assert geo_consistency.span_indices(start, end, num_frames) == expected
 
 
 def test_pair_similarities_match_numpy_on_random_maps():
@@ -77,23 +77,24 @@ def test_pair_similarities_match_numpy_on_random_maps():
     assert 0.5 < min(sims) < max(sims) < 1.0
 
 
-def test_geo_from_depths_matches_numpy_with_per_call_rounding():
+def test_consistency_from_depths_matches_numpy_with_per_call_rounding():
     for seed in range(5):
         depths_v, depths_r = _maps(3, seed), _maps(3, seed + 100, shape=(14, 28))
-        got = geo_consistency.geo_from_depths(depths_v, depths_r)
+        got = geo_consistency.consistency_from_depths(depths_v, depths_r)
         assert got == pytest.approx(_numpy_geo(depths_v, depths_r), abs=1e-6)
         assert got == (round(got[0], 4), round(got[1], 4))
     # Per-call rounding first: mean_V and mean_R are 4 dp before being averaged.
-    calls = [geo_consistency.phase_from_depths(_maps(3, 7)),
-             geo_consistency.phase_from_depths(_maps(3, 8))]
+    calls = [geo_consistency.span_from_depths(_maps(3, 7)),
+             geo_consistency.span_from_depths(_maps(3, 8))]
     assert all(value == round(value, 4) for call in calls for value in call)
-    assert geo_consistency.combine(*calls) == (round((calls[0][0] + calls[1][0]) / 2, 4),
+    assert geo_consistency.combine_spans(*calls) == (round((calls[0][0] + calls[1][0]) / 2, 4),
                                                round(min(calls[0][1], calls[1][1]), 4))
 
 
 def test_min_max_normalisation_removes_scale_and_offset():
     depth = _maps(1, seed=3)[0]
-    assert geo_consistency.geo_from_depths([depth, depth * 7 + 3, depth], [depth, depth]) == (
+    assert geo_consistency.consistency_from_depths([depth, depth * 7 + 3, depth],
+                                                   [depth, depth]) == (
         1.0, 1.0)
 
 
@@ -103,7 +104,8 @@ def test_constant_map_is_a_zero_vector_and_scores_zero():
     vector = geo_consistency.depth_vector(flat)
     assert float(vector.abs().max()) == 0.0  # (d - min) / (0 + 1e-8) = 0 everywhere
     assert geo_consistency.pair_similarities([flat, varied, flat]) == [0.0, 0.0]
-    assert geo_consistency.geo_from_depths([flat, flat, flat], [varied, varied, varied]) == (
+    assert geo_consistency.consistency_from_depths([flat, flat, flat],
+                                                   [varied, varied, varied]) == (
         0.5, 0.0)
     assert _numpy_geo([flat, flat, flat], [varied, varied, varied]) == (0.5, 0.0)
 
@@ -126,12 +128,12 @@ def test_negative_cosine_impossible_but_clip_is_applied():
     assert geo_consistency.pair_similarities([a, b]) == [0.0]
 
 
-def test_short_phases_score_zero_and_still_combine():
+def test_short_spans_score_zero_and_still_combine():
     maps = _maps(3, seed=5)
     _, mean_r, min_r = _numpy_call(maps)
-    assert geo_consistency.phase_from_depths([]) == (0.0, 0.0)
-    assert geo_consistency.phase_from_depths(maps[:1]) == (0.0, 0.0)
-    assert geo_consistency.geo_from_depths([], maps) == (round(mean_r / 2, 4), 0.0)
+    assert geo_consistency.span_from_depths([]) == (0.0, 0.0)
+    assert geo_consistency.span_from_depths(maps[:1]) == (0.0, 0.0)
+    assert geo_consistency.consistency_from_depths([], maps) == (round(mean_r / 2, 4), 0.0)
 
 
 def _clip(num_frames, seed=0):
@@ -147,34 +149,34 @@ def test_clip_path_is_one_batched_call_matching_per_frame_calls(loaded):
     calls = []
     handle = model.register_forward_hook(lambda m, a, kw, out: calls.append(kw), with_kwargs=True)
     try:
-        result = geo_consistency.geo_details(frames, 6, 10, model, processor, "cpu")
+        result = geo_consistency.depth_consistency_details(
+            frames, [("V", 0, 6), ("R", 10, 15)], model, processor, "cpu")
     finally:
         handle.remove()
-    assert [(p.name, p.start, p.end, p.indices) for p in result.phases] == [
+    assert [(p.name, p.start, p.end, p.indices) for p in result.spans] == [
         ("V", 0, 6, (0, 3, 6)), ("R", 10, 15, (10, 12, 15))]
     assert len(calls) == 1 and calls[0]["pixel_values"].shape[0] == 6
     single = {i: depth_anything.depth_maps(model, processor, [frames[i]], "cpu")[0].numpy()
               for i in (0, 3, 6, 10, 12, 15)}
-    for phase in result.phases:
+    for phase in result.spans:
         sims, mean, minimum = _numpy_call([single[i] for i in phase.indices])
         np.testing.assert_allclose(phase.pair_similarities, sims, atol=1e-5, rtol=0)
         assert abs(phase.mean - mean) <= 1e-4 + 1e-9 and abs(phase.min - minimum) <= 1e-4 + 1e-9
-    assert (result.mean, result.min) == geo_consistency.combine(
-        *[(p.mean, p.min) for p in result.phases])
-    assert geo_consistency.geo_consistency(frames, 6, 10, model, processor, "cpu") == (
-        result.mean, result.min)
+    assert (result.mean, result.min) == geo_consistency.combine_spans(
+        *[(p.mean, p.min) for p in result.spans])
 
 
-def test_shared_boundary_frame_and_single_frame_phase(loaded):
+def test_shared_boundary_frame_and_single_frame_span(loaded):
     model, processor = loaded
     frames = _clip(6, seed=1)
     calls = []
     handle = model.register_forward_hook(lambda m, a, kw, out: calls.append(kw), with_kwargs=True)
     try:
-        result = geo_consistency.geo_details(frames, 5, 5, model, processor, "cpu")
+        result = geo_consistency.depth_consistency_details(
+            frames, [("V", 0, 5), ("R", 5, 5)], model, processor, "cpu")
     finally:
         handle.remove()
-    phase_v, phase_r = result.phases
+    phase_v, phase_r = result.spans
     assert (phase_v.indices, phase_r.indices) == ((0, 2, 5), ())
     assert (phase_r.mean, phase_r.min) == (0.0, 0.0)
     assert calls[0]["pixel_values"].shape[0] == 3

@@ -1,6 +1,6 @@
-"""DINOv2 ViT-B/14 patch tokens, as MemoBench's ObjIdentityConsistency sees them (spec §4.3).
+"""DINOv2 ViT-B/14 patch tokens, as the official patch identity sees them (spec §4.3).
 
-MemoBench loads `torch.hub.load("facebookresearch/dinov2", "dinov2_vitb14")` and reads
+The official code loads `torch.hub.load("facebookresearch/dinov2", "dinov2_vitb14")` and reads
 `forward_features(x)["x_norm_patchtokens"]`. We load the same weights from the Hugging
 Face snapshot `facebook/dinov2-base` into transformers' `Dinov2Model`, whose
 `last_hidden_state` is the final LayerNorm applied to every token (CLS first, no

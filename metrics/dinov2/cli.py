@@ -1,12 +1,13 @@
-"""Prints MemoBench's ObjIdentityConsistency (ObjIdentityMean/Min) of one clip.
+"""Prints the DINOv2 patch identity (ObjIdentityMean/Min) of a clip's last span vs frame 0.
 
 The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to
---max_side (640, INTER_AREA, never upscaled) as MemoBench's Step 1 does; then 9
-frames of the R phase (r, N-1) are compared with frame 0 through DINOv2 ViT-B/14
-patch tokens (see metrics.dinov2.identity). Only r_start enters the metric;
-h_start is checked against it. Without --h_start/--r_start the keyframes default
-to h = N//3 and r = 2N//3, which the output says: pass the clip's real keyframes
-(metrics.video.sampling.map_keyframes) for the benchmark number.
+--max_side (640, INTER_AREA, never upscaled); then 9 frames evenly spaced in
+(r, N-1) are compared with frame 0 through DINOv2 ViT-B/14 patch tokens (see
+metrics.dinov2.identity), and ObjIdentityConsistency blends the two percentages
+(0.7 * mean + 0.3 * min). Only r_start enters the metric; h_start is checked
+against it. Without --h_start/--r_start the keyframes default to h = N//3 and
+r = 2N//3, which the output says: pass the clip's real keyframes
+(metrics.video.sampling.map_keyframes) for a benchmark's number.
 
 The weights are the Hugging Face snapshot facebook/dinov2-base (--checkpoint, a
 folder; --checkpoint_dir/dinov2_base; the hub cache; or a download unless --offline).
@@ -80,7 +81,7 @@ def _evaluate():
     h, r, defaulted = _keyframes(len(clip))
     model, device, checkpoint = model_cli.load_model(backbone.DINOV2_BASE, _CHECKPOINT.value,
                                                      _MODEL, backbone.load_dinov2)
-    result = identity.identity_details(clip, r, model, device)
+    result = identity.identity_details(clip, r, len(clip) - 1, model, device)
     return _record(result, clip, h, r, defaulted, device, checkpoint)
 
 

@@ -38,7 +38,7 @@ def test_json_matches_library(tmp_path, checkpoint_dir, clip_folder):
     record = _run_json(tmp_path, f"--frames={folder}", f"--checkpoint_dir={checkpoint_dir}",
                        "--offline", "--h_start=4", "--r_start=7")
     model = backbone.load_dinov2(checkpoint_dir / "dinov2_base", "cpu")
-    expected = identity.identity_details(frames, 7, model, "cpu")
+    expected = identity.identity_details(frames, 7, len(frames) - 1, model, "cpu")
     assert (record["ObjIdentityMean"], record["ObjIdentityMin"]) == (expected.mean, expected.min)
     assert record["indices"] == [7, 7, 8, 9, 10, 11, 12, 13, 14] == list(expected.indices)
     np.testing.assert_allclose(record["frame_means"], expected.frame_means, atol=1e-6)

@@ -1,16 +1,16 @@
-"""MemoBench ObjIdentityConsistency: DINOv2 patch tokens, R phase vs frame 0 (spec §4.3).
+"""DINOv2 patch-token identity of sampled frames against an anchor frame.
 
-Official arithmetic (`object_centric_identity_consistency(gen, n_sample=9, start=r,
-end=N-1)` in `automated/metrics/geometry.py`):
+Arithmetic (transcribed from the official `object_centric_identity_consistency(gen,
+n_sample=9, start, end)` of `automated/metrics/geometry.py`, quirks kept):
 
-- start = max(0, min(r, N-1)), end = max(start, min(N-1, N-1)), n_range = end-start+1;
-  sampled indices start + int(i * (n_range-1) / 8) for i = 0..8, or [start] when
-  n_range <= 1.
-- p0 = the L2-normalised patch tokens of generated frame 0 (the anchor); for each
+- start = max(0, min(start, N-1)), end = max(start, min(end, N-1)), n_range = end-start+1;
+  sampled indices start + int(i * (n_range-1) / (n_sample-1)) for i = 0..n_sample-1, or
+  [start] when n_range <= 1.
+- p0 = the L2-normalised patch tokens of the anchor frame (frame 0 by default); for each
   sampled frame k: s = clamp(sum(p0 * pk, -1), 0, 1) per patch, the top
   max(1, int(P * 0.4)) values (102 of 256), mean_k = their mean, min_k = their min.
-- ObjIdentityMean = round(mean over k of mean_k, 4); ObjIdentityMin =
-  round(min over k of min_k, 4) (Python round of numpy float64 values).
+- mean = round(mean over k of mean_k, 4); min = round(min over k of min_k, 4)
+  (Python round of numpy float64 values).
 
 The official code runs one model call per frame; here the anchor and the sampled
 frames (each distinct index once) go through one batched call.
@@ -32,12 +32,12 @@ ANCHOR_INDEX = 0
 
 @dataclasses.dataclass(frozen=True)
 class IdentityResult:
-    """ObjIdentityConsistency's raw values for one clip.
+    """Patch identity of the sampled frames of one clip against its anchor frame.
 
     Attributes:
-        mean: ObjIdentityMean (rounded to 4 dp).
-        min: ObjIdentityMin (rounded to 4 dp).
-        indices: The sampled frame indices (R phase), in order.
+        mean: Mean over the sampled frames of mean_k (rounded to 4 dp).
+        min: Min over the sampled frames of min_k (rounded to 4 dp).
+        indices: The sampled frame indices, in order.
         frame_means: mean_k of each sampled frame (unrounded).
         frame_mins: min_k of each sampled frame (unrounded).
     """
@@ -49,8 +49,8 @@ class IdentityResult:
     frame_mins: Tuple[float, ...]
 
 
-def sample_indices(r: int, num_frames: int) -> List[int]:
-    """The R-phase frames the official code samples: 9 evenly spaced in [r, N-1].
+def span_indices(start: int, end: int, num_frames: int, count: int = N_SAMPLE) -> List[int]:
+    """`count` frames evenly spaced in [start, end], both clamped to the clip.
 
     Raises:
         ValueError: If num_frames is not positive.
@@ -58,9 +58,9 @@ def sample_indices(r: int, num_frames: int) -> List[int]:
     if num_frames <= 0:
         raise ValueError(f"num_frames must be positive, got {num_frames}")
     last = num_frames - 1
-    start = max(0, min(r, last))
-    end = max(start, last)
-    return sampling.evenly_spaced(start, end, N_SAMPLE)
+    start = max(0, min(start, last))
+    end = max(start, min(end, last))
+    return sampling.evenly_spaced(start, end, count)
 
 
 def _as_tensor(tokens) -> torch.Tensor:
@@ -71,7 +71,7 @@ def per_frame_identity(anchor_tokens, frame_tokens) -> Tuple[List[float], List[f
     """mean_k and min_k of the top-40% per-patch similarities of each frame.
 
     Args:
-        anchor_tokens: (P, D) unit-length patch tokens of frame 0 (tensor or array).
+        anchor_tokens: (P, D) unit-length patch tokens of the anchor (tensor or array).
         frame_tokens: (K, P, D) unit-length patch tokens of the sampled frames.
 
     Returns:
@@ -99,11 +99,11 @@ def per_frame_identity(anchor_tokens, frame_tokens) -> Tuple[List[float], List[f
 
 
 def identity_from_tokens(anchor_tokens, frame_tokens) -> Tuple[float, float]:
-    """(ObjIdentityMean, ObjIdentityMin) from the anchor's and the sampled frames' tokens.
+    """(mean, min) identity from the anchor's and the sampled frames' tokens.
 
     Args:
-        anchor_tokens: (P, D) unit-length patch tokens of generated frame 0.
-        frame_tokens: (K, P, D) unit-length patch tokens of the sampled R frames.
+        anchor_tokens: (P, D) unit-length patch tokens of the anchor frame.
+        frame_tokens: (K, P, D) unit-length patch tokens of the sampled frames.
 
     Returns:
         (round(mean of mean_k, 4), round(min of min_k, 4)).
@@ -112,26 +112,23 @@ def identity_from_tokens(anchor_tokens, frame_tokens) -> Tuple[float, float]:
     return round(float(np.mean(means)), 4), round(float(np.min(mins)), 4)
 
 
-def identity_details(frames: Sequence[np.ndarray], r: int, model, device) -> IdentityResult:
-    """ObjIdentityConsistency of a clip, with the sampled indices and per-frame values.
+def identity_details(frames: Sequence[np.ndarray], start: int, end: int, model, device,
+                     anchor_index: int = ANCHOR_INDEX) -> IdentityResult:
+    """Patch identity against the anchor of 9 frames evenly spaced in [start, end].
 
     Args:
-        frames: The clip's BGR uint8 frames (already max-side resized), N >= 1.
-        r: R keyframe index.
+        frames: The clip's BGR uint8 frames, N >= 1.
+        start: First index of the sampled span (clamped to the clip).
+        end: Last index of the sampled span, inclusive (clamped).
         model: From backbone.load_dinov2.
         device: Where the model is.
+        anchor_index: The frame every sampled frame is compared with.
     """
-    indices = sample_indices(r, len(frames))
-    distinct = sorted({ANCHOR_INDEX, *indices})
+    indices = span_indices(start, end, len(frames))
+    distinct = sorted({anchor_index, *indices})
     tokens = backbone.patch_tokens(model, [frames[i] for i in distinct], device)
     row = {index: position for position, index in enumerate(distinct)}
     frame_tokens = tokens[[row[i] for i in indices]]
-    means, mins = per_frame_identity(tokens[row[ANCHOR_INDEX]], frame_tokens)
+    means, mins = per_frame_identity(tokens[row[anchor_index]], frame_tokens)
     return IdentityResult(round(float(np.mean(means)), 4), round(float(np.min(mins)), 4),
                           tuple(indices), tuple(means), tuple(mins))
-
-
-def object_identity(frames: Sequence[np.ndarray], r: int, model, device) -> Tuple[float, float]:
-    """(ObjIdentityMean, ObjIdentityMin) of a clip; see identity_details."""
-    result = identity_details(frames, r, model, device)
-    return result.mean, result.min

@@ -1,11 +1,12 @@
-"""Prints MemoBench's MotionSmoothness (TemporalScore) of one clip.
+"""Prints the flow warp-error smoothness (TemporalScore) of one clip's two keyframe spans.
 
 The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to
---max_side (640, INTER_AREA, never upscaled) as MemoBench's Step 1 does; then
-the V (0, h) and R (r, N-1) phases are scored with the RAFT warp error (see
-metrics.flow.warp_error). Without --h_start/--r_start the keyframes default
-to h = N//3 and r = 2N//3, which the output says: pass the clip's real
-keyframes (metrics.video.sampling.map_keyframes) for the benchmark number.
+--max_side (640, INTER_AREA, never upscaled); then the spans V = (0, h) and
+R = (r, N-1), each only when it is at least 2 frames long, are scored with the
+warp error (see metrics.flow.warp_error), and TemporalScore is their mean, rounded
+to 4 dp. Without --h_start/--r_start the keyframes default to h = N//3 and
+r = 2N//3, which the output says: pass the clip's real keyframes
+(metrics.video.sampling.map_keyframes) for a benchmark's number.
 
 --flow_backend=raft (default) is the official backend and needs the RAFT-large
 weights (--raft_checkpoint, --checkpoint_dir, the torch cache, or a download
@@ -36,7 +37,7 @@ from metrics.video import frames as frames_lib
 _CLIP = model_cli.define_clip_flags()
 _FRAMES, _H_START, _R_START, _MAX_SIDE = _CLIP.frames, _CLIP.h_start, _CLIP.r_start, _CLIP.max_side
 _SAMPLE_STEP = flags.DEFINE_integer(
-    "sample_step", 4, "Frame stride within a phase (MemoBench passes 4).", lower_bound=1)
+    "sample_step", 4, "Frame stride within a span (the official runner passes 4).", lower_bound=1)
 _FLOW_BACKEND = flags.DEFINE_enum(
     "flow_backend", "raft", ["raft", "dis"],
     "raft: RAFT-large, the official backend. dis: OpenCV DIS, weight-free, NOT official.")
@@ -50,6 +51,9 @@ _BATCH_SIZE = flags.DEFINE_integer(
 
 
 ConfigError = model_cli.ConfigError
+
+# A span is scored only when end - start >= 2 (shorter ones are skipped, not scored 0.0).
+_MIN_SPAN = 2
 
 
 def _keyframes(num_frames):
@@ -72,14 +76,14 @@ def _flow_backend():
 
 def _record(result, clip, h, r, defaulted, flow_fn, device, checkpoint):
     return {
-        "TemporalScore": result.temporal_score,
+        "TemporalScore": round(result.mean, 4),
         "backend": flow_fn.name,
         "official": flow_fn.official,
         **model_cli.clip_record(_FRAMES.value, clip, h, r, defaulted, device, checkpoint),
         "sample_step": _SAMPLE_STEP.value,
         "phases": [{"name": p.name, "start": p.start, "end": p.end, "indices": list(p.indices),
                     "pair_errors": list(p.pair_errors), "score": p.score}
-                   for p in result.phases],
+                   for p in result.spans],
     }
 
 
@@ -87,7 +91,7 @@ def format_text(record):
     """Readable lines for a record built by _record (no trailing newline)."""
     width, height = record["frame_size"]
     official = ("official" if record["official"]
-                else f"NOT the official backend; MemoBench uses {raft.BACKEND_NAME}")
+                else f"NOT the official backend; the official one is {raft.BACKEND_NAME}")
     lines = [
         f"frames:        {record['frames']} ({record['num_frames']} frames, {width}x{height})",
         f"keyframes:     {model_cli.keyframes_text(record)}",
@@ -109,7 +113,9 @@ def _evaluate():
     flow_fn, device, checkpoint = _flow_backend()
     clip = frames_lib.load_frames(cli_support.user_path(_FRAMES.value), max_side=_MAX_SIDE.value)
     h, r, defaulted = _keyframes(len(clip))
-    result = warp_error.motion_smoothness(clip, h, r, _SAMPLE_STEP.value, flow_fn)
+    spans = [span for span in (("V", 0, h), ("R", r, len(clip) - 1))
+             if span[2] - span[1] >= _MIN_SPAN]
+    result = warp_error.flow_warp_smoothness(clip, spans, _SAMPLE_STEP.value, flow_fn)
     return _record(result, clip, h, r, defaulted, flow_fn, device, checkpoint)
 
 

@@ -4,6 +4,8 @@ Expected scores are computed here with metrics.flow.warp_error and the
 OpenCV DIS backend on the same frames (PNG is lossless), so they must match.
 """
 
+import collections
+
 import cv2
 import numpy as np
 import pytest
@@ -28,6 +30,15 @@ def _clip(num_frames=21, height=64, width=80, seed=0):
                      for i in range(num_frames)])
 
 
+_Expected = collections.namedtuple("_Expected", "temporal_score phases")
+
+
+def _expected(frames, spans, step):
+    """The library's value for the spans the binary scores, rounded to 4 dp as it prints."""
+    result = warp_error.flow_warp_smoothness(frames, spans, step, opencv_dis.DisFlow())
+    return _Expected(round(result.mean, 4), result.spans)
+
+
 def _write_folder(folder, frames):
     folder.mkdir()
     for i, frame in enumerate(frames):
@@ -40,7 +51,7 @@ def test_dis_backend_json_matches_library(tmp_path):
     folder = _write_folder(tmp_path / "clip", frames)
     record = _run_json(tmp_path, f"--frames={folder}", "--flow_backend=dis",
                        "--h_start=8", "--r_start=12")
-    expected = warp_error.motion_smoothness(frames, 8, 12, 4, opencv_dis.DisFlow())
+    expected = _expected(frames, [("V", 0, 8), ("R", 12, 20)], 4)
     assert record["TemporalScore"] == expected.temporal_score
     assert 0.3 < record["TemporalScore"] < 1.0
     assert (record["backend"], record["official"]) == ("opencv-dis", False)
@@ -57,18 +68,18 @@ def test_default_keyframes_and_text_output(tmp_path):
     folder = _write_folder(tmp_path / "clip", frames)
     record = _run_json(tmp_path, f"--frames={folder}", "--flow_backend=dis", "--sample_step=2")
     assert (record["h_start"], record["r_start"], record["keyframes_defaulted"]) == (7, 14, True)
-    expected = warp_error.motion_smoothness(frames, 7, 14, 2, opencv_dis.DisFlow())
+    expected = _expected(frames, [("V", 0, 7), ("R", 14, 20)], 2)
     assert record["TemporalScore"] == expected.temporal_score
     done = _run(tmp_path, f"--frames={folder}", "--flow_backend=dis")
     assert done.returncode == 0, done.stderr
     assert "DEFAULTED to N//3, 2N//3 where not given" in done.stdout
     record = _run_json(tmp_path, f"--frames={folder}", "--flow_backend=dis", "--h_start=8")
     assert (record["h_start"], record["r_start"], record["keyframes_defaulted"]) == (8, 14, True)
-    assert "NOT the official backend; MemoBench uses raft-large" in done.stdout
+    assert "NOT the official backend; the official one is raft-large" in done.stdout
     # With step 4, V = (0, 7) samples [0, 4]: the official 0.0 that is still averaged in.
     assert ("phase V:       (0, 7) sampled [0, 4] -> score 0.0 (< 3 sampled frames: 0.0, "
             "still averaged in)") in done.stdout.splitlines()
-    expected = warp_error.motion_smoothness(frames, 7, 14, 4, opencv_dis.DisFlow())
+    expected = _expected(frames, [("V", 0, 7), ("R", 14, 20)], 4)
     assert f"TemporalScore: {expected.temporal_score!r}" in done.stdout.splitlines()
 
 

@@ -1,6 +1,6 @@
 """OpenCV DIS optical flow: a weight-free, NOT official MotionSmoothness backend.
 
-MemoBench's MotionSmoothness uses RAFT-large (metrics.flow.raft). This backend
+The official warp-error smoothness uses RAFT-large (metrics.flow.raft). This backend
 needs no checkpoint and runs fast on a CPU, which makes it useful for
 debugging and for machines without the RAFT weights, but its flows (and
 hence its scores) differ from RAFT's: a score computed with it is never the
@@ -65,7 +65,7 @@ class DisFlow:
 
     Attributes:
         name: "opencv-dis".
-        official: False: MemoBench uses RAFT-large.
+        official: False: the official backend is RAFT-large.
     """
 
     name = BACKEND_NAME

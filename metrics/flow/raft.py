@@ -1,6 +1,6 @@
 """RAFT-large optical flow, the official MotionSmoothness backend (spec §4.1).
 
-MemoBench builds `torchvision.models.optical_flow.raft_large` with torchvision's
+The official code builds `torchvision.models.optical_flow.raft_large` with torchvision's
 DEFAULT weights (C_T_SKHT_V2) and runs it with its default number of flow
 updates (12) on RGB frames in [0, 1]: `TF.to_tensor` output, NOT torchvision's
 [-1, 1] RAFT transform (spec §12, quirk 3). Both frames are padded on the
@@ -73,7 +73,7 @@ def load_raft(checkpoint_path, device) -> torch.nn.Module:
 
 def raft_flow_batch(model: torch.nn.Module, images1: torch.Tensor,
                     images2: torch.Tensor) -> torch.Tensor:
-    """Runs RAFT on a batch as MemoBench does, one model call for the batch.
+    """Runs RAFT on a batch as the official code does, one model call for the batch.
 
     Args:
         model: A RAFT model (eval mode), on the device of the images.
@@ -104,7 +104,7 @@ class RaftFlow:
 
     Attributes:
         name: "raft-large".
-        official: True: this is the backend MemoBench uses.
+        official: True: this is the official backend.
     """
 
     name = BACKEND_NAME

@@ -1,6 +1,6 @@
 """Frame-to-tensor conversions shared by the flow backends and the warp error.
 
-MemoBench's MotionSmoothness (spec §4.1) feeds RAFT and the warp with
+The official warp-error smoothness (spec §4.1) feeds RAFT and the warp with
 `TF.to_tensor` of the RGB frame: floats in [0, 1], channels first, and no
 [-1, 1] normalisation (quirk 3 in spec §12). RAFT needs sides that are
 multiples of 8, so the official code pads the bottom and right edges by

@@ -1,21 +1,20 @@
-"""MemoBench MotionSmoothness: RAFT warp error over the V and R phases (spec §4.1).
+"""Flow warp-error smoothness of frame spans (a RAFT-style photometric warp check).
 
-Official arithmetic, transcribed from the spec (`automated/metrics/temporal.py`):
+Arithmetic (transcribed from the official `automated/metrics/temporal.py`, quirks kept):
 
 - For each consecutive pair (a, b) of sampled frames, with t1, t2 the RGB
   [0, 1] frames and `flow` the a->b flow: `wx = (x + flow_x)/(W-1)*2-1`,
   `wy = (y + flow_y)/(H-1)*2-1`, `warped = grid_sample(t1, grid, bilinear,
   padding_mode="border", align_corners=True)` and `err = mean(|warped - t2|)`.
-- A call (phase) over `iter_indices(start, end, sample_step)` scores
+- A span over `iter_indices(start, end, sample_step)` scores
   `exp(-mean(err) / 0.15)`, or 0.0 when fewer than 3 frames are sampled.
-- A clip runs V = (0, h) if h >= 2 and R = (r, N-1) if N-1-r >= 2;
-  TemporalScore = the mean of the calls that ran (a 0.0 call included), or
-  0.0 when none ran, rounded to 4 dp.
+- Several spans: the plain mean of their scores (a 0.0 span included), 0.0 when
+  there are none. Which spans a benchmark scores, and how it rounds, is the
+  benchmark's business (benchmarks/<id>/).
 
-The flow function is pluggable (metrics.flow.raft.RaftFlow, official;
-metrics.flow.opencv_dis.DisFlow, not official): it takes a list of (frame_a, frame_b)
-BGR uint8 pairs and returns their (P, 2, H, W) flows, as a torch tensor or a
-numpy array. The warp runs on the flow's device.
+The flow function is pluggable (metrics.flow.raft.RaftFlow; metrics.flow.opencv_dis.DisFlow,
+weight-free): it takes a list of (frame_a, frame_b) BGR uint8 pairs and returns their
+(P, 2, H, W) flows, as a torch tensor or a numpy array. The warp runs on the flow's device.
 """
 
 import dataclasses
@@ -31,18 +30,17 @@ from metrics.video import sampling
 
 ERROR_SCALE = 0.15
 MIN_SAMPLED_FRAMES = 3
-MIN_PHASE_SPAN = 2
 DEFAULT_WARP_BATCH = 8
 
 FlowFn = Callable[[Sequence[Tuple[np.ndarray, np.ndarray]]], Union[torch.Tensor, np.ndarray]]
 
 
 @dataclasses.dataclass(frozen=True)
-class PhaseScore:
-    """One MotionSmoothness call.
+class SpanSmoothness:
+    """The warp smoothness of one span of frames.
 
     Attributes:
-        name: "V" or "R".
+        name: The caller's label of the span.
         start: First index asked for.
         end: Last index asked for (inclusive).
         indices: The sampled frame indices.
@@ -59,20 +57,20 @@ class PhaseScore:
 
 
 @dataclasses.dataclass(frozen=True)
-class MotionSmoothnessResult:
-    """MotionSmoothness of one clip.
+class WarpSmoothnessResult:
+    """The warp smoothness of several spans of one clip.
 
     Attributes:
-        temporal_score: MemoBench's `TemporalScore` (0-1, rounded to 4 dp).
-        phases: The calls that ran, V first.
+        mean: Mean of the spans' scores (unrounded), 0.0 with no span.
+        spans: Each span's SpanSmoothness, in the order asked for.
     """
 
-    temporal_score: float
-    phases: Tuple[PhaseScore, ...]
+    mean: float
+    spans: Tuple[SpanSmoothness, ...]
 
 
 def warp_errors(images1: torch.Tensor, images2: torch.Tensor, flows: torch.Tensor) -> list:
-    """MemoBench's warp error of each pair, on the flows' device.
+    """The photometric warp error of each pair, on the flows' device.
 
     Args:
         images1: (B, 3, H, W) RGB [0, 1] float32 tensor, the first frames.
@@ -114,13 +112,13 @@ def _as_flow_tensor(flows, count, height, width) -> torch.Tensor:
     return flows.to(torch.float32)
 
 
-def phase_score(frames, name: str, start: int, end: int, sample_step: int, flow_fn: FlowFn,
-                warp_batch: int = DEFAULT_WARP_BATCH) -> PhaseScore:
-    """One MotionSmoothness call over `iter_indices(start, end, sample_step)`.
+def span_smoothness(frames, name: str, start: int, end: int, sample_step: int, flow_fn: FlowFn,
+                    warp_batch: int = DEFAULT_WARP_BATCH) -> SpanSmoothness:
+    """The warp smoothness of the frames `iter_indices(start, end, sample_step)`.
 
     Args:
-        frames: (N, H, W, 3) BGR uint8 frames (the 640 max-side resized clip).
-        name: Label of the call ("V" or "R").
+        frames: (N, H, W, 3) BGR uint8 frames.
+        name: Label of the span (kept in the result).
         start: First index (clipped to 0).
         end: Last index, inclusive (clipped to N - 1).
         sample_step: Positive stride.
@@ -128,12 +126,12 @@ def phase_score(frames, name: str, start: int, end: int, sample_step: int, flow_
         warp_batch: Pairs warped per grid_sample call (memory bound only).
 
     Returns:
-        A PhaseScore; its score is 0.0 (and flow_fn is not called) when fewer
+        A SpanSmoothness; its score is 0.0 (and flow_fn is not called) when fewer
         than 3 frames are sampled, as in the official code.
     """
     indices = sampling.iter_indices(start, end, sample_step, len(frames))
     if len(indices) < MIN_SAMPLED_FRAMES:
-        return PhaseScore(name, start, end, tuple(indices), (), 0.0)
+        return SpanSmoothness(name, start, end, tuple(indices), (), 0.0)
     pairs = [(frames[a], frames[b]) for a, b in zip(indices, indices[1:])]
     height, width = pairs[0][0].shape[:2]
     flows = _as_flow_tensor(flow_fn(pairs), len(pairs), height, width)
@@ -144,40 +142,33 @@ def phase_score(frames, name: str, start: int, end: int, sample_step: int, flow_
         images2 = tensors.to_unit_rgb(np.stack([b for _, b in chunk]), flows.device)
         errors.extend(warp_errors(images1, images2, flows[first:first + len(chunk)]))
     score = math.exp(-float(np.mean(errors)) / ERROR_SCALE)
-    return PhaseScore(name, start, end, tuple(indices), tuple(errors), score)
+    return SpanSmoothness(name, start, end, tuple(indices), tuple(errors), score)
 
 
-def motion_smoothness(frames, h: int, r: int, sample_step: int, flow_fn: FlowFn,
-                      warp_batch: int = DEFAULT_WARP_BATCH) -> MotionSmoothnessResult:
-    """MemoBench's TemporalScore of one clip.
+def flow_warp_smoothness(frames, spans: Sequence[Tuple[str, int, int]], sample_step: int,
+                         flow_fn: FlowFn,
+                         warp_batch: int = DEFAULT_WARP_BATCH) -> WarpSmoothnessResult:
+    """The mean warp smoothness of the given spans of one clip.
 
     Args:
-        frames: (N, H, W, 3) BGR uint8 frames, already max-side resized.
-        h: H keyframe index in this clip (end of V).
-        r: R keyframe index in this clip (start of R).
-        sample_step: Positive stride (MemoBench passes 4).
+        frames: (N, H, W, 3) BGR uint8 frames.
+        spans: (name, start, end) of each span, end inclusive; may be empty.
+        sample_step: Positive stride within a span.
         flow_fn: Flow function (see the module docstring).
         warp_batch: Pairs warped per grid_sample call.
 
     Returns:
-        A MotionSmoothnessResult. V = (0, h) runs only if h >= 2 and
-        R = (r, N-1) only if N-1-r >= 2; temporal_score is
-        round(mean of their scores, 4), 0.0 if neither ran.
+        A WarpSmoothnessResult: the plain mean of the spans' scores (a 0.0 span
+        included, unrounded), 0.0 with no span.
 
     Raises:
         ValueError: If frames is empty or sample_step is not a positive int.
     """
-    num_frames = len(frames)
-    if num_frames == 0:
+    if len(frames) == 0:
         raise ValueError("expected at least one frame")
-    sampling.iter_indices(0, 0, sample_step, 1)  # Validates sample_step even if no call runs.
-    phases = []
-    if h >= MIN_PHASE_SPAN:
-        phases.append(phase_score(frames, "V", 0, h, sample_step, flow_fn, warp_batch))
-    if num_frames - 1 - r >= MIN_PHASE_SPAN:
-        phases.append(phase_score(frames, "R", r, num_frames - 1, sample_step, flow_fn,
-                                  warp_batch))
-    if not phases:
-        return MotionSmoothnessResult(0.0, ())
-    mean = float(np.mean([phase.score for phase in phases]))
-    return MotionSmoothnessResult(round(mean, 4), tuple(phases))
+    sampling.iter_indices(0, 0, sample_step, 1)  # Validates sample_step even if no span runs.
+    scored = tuple(span_smoothness(frames, name, start, end, sample_step, flow_fn, warp_batch)
+                   for name, start, end in spans)
+    if not scored:
+        return WarpSmoothnessResult(0.0, ())
+    return WarpSmoothnessResult(float(np.mean([span.score for span in scored])), scored)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import torch
 
+from metrics.flow import fake_flow
 from metrics.flow import tensors
 from metrics.flow import warp_error
 
@@ -43,18 +44,6 @@ def _texture(height, width, seed=0):
     rng = np.random.default_rng(seed)
     coarse = rng.uniform(0, 255, (height // 4 + 2, width // 4 + 2, 3))
     return np.kron(coarse, np.ones((4, 4, 1)))[:height, :width].astype(np.uint8)
-
-
-class _ZeroFlow:
-    """A flow function returning zero flows and recording the pairs it saw."""
-
-    def __init__(self):
-        self.calls = []
-
-    def __call__(self, pairs):
-        self.calls.append(list(pairs))
-        height, width = pairs[0][0].shape[:2]
-        return np.zeros((len(pairs), 2, height, width), np.float32)
 
 
 def test_warp_errors_match_the_numpy_transcription():
@@ -92,65 +81,44 @@ def test_warp_samples_img1_with_the_img1_to_img2_flow():
 
 def test_zero_flow_on_identical_frames_scores_one():
     frames = np.repeat(_random_frames(1, 16, 20, seed=4), 9, axis=0)
-    phase = warp_error.phase_score(frames, "V", 0, 8, 4, _ZeroFlow())
+    phase = warp_error.span_smoothness(frames, "V", 0, 8, 4, fake_flow.ZeroFlow())
     assert phase.indices == (0, 4, 8)
     # Not exactly 0: x -> (x/(W-1)*2-1) -> pixel loses ~1e-7 in float32.
     assert max(phase.pair_errors) <= 1e-6
     assert phase.score == pytest.approx(1.0, abs=1e-5)
-    result = warp_error.motion_smoothness(frames, 4, 4, 2, _ZeroFlow())
-    assert result.temporal_score == 1.0 and [p.name for p in result.phases] == ["V", "R"]
 
 
-def _ramp_clip(num_frames, height=8, width=10):
-    """Frame i is uniformly 10 * i, so sampled pairs 4 apart differ by 40/255."""
-    values = 10 * np.arange(num_frames, dtype=np.uint8)
-    return np.broadcast_to(values[:, None, None, None], (num_frames, height, width, 3)).copy()
+_PAIR_SCORE = fake_flow.RAMP_PAIR_SCORE
 
 
-_PAIR_SCORE = math.exp(-(40 / 255) / 0.15)
-
-
-def test_phase_score_formula_and_pairs():
-    flow_fn = _ZeroFlow()
-    phase = warp_error.phase_score(_ramp_clip(20), "R", 10, 19, 4, flow_fn)
+def test_span_smoothness_formula_and_pairs():
+    flow_fn = fake_flow.ZeroFlow()
+    phase = warp_error.span_smoothness(fake_flow.ramp_clip(20), "R", 10, 19, 4, flow_fn)
     assert phase.indices == (10, 14, 18)
     assert [(a[0, 0, 0], b[0, 0, 0]) for a, b in flow_fn.calls[0]] == [(100, 140), (140, 180)]
     assert phase.pair_errors == pytest.approx((40 / 255, 40 / 255), abs=1e-7)
     assert phase.score == pytest.approx(_PAIR_SCORE, abs=1e-7)
 
 
-@pytest.mark.parametrize("h,r,want_phases,want_score", [
-    # V samples [0, 4]: < 3 frames scores 0.0, and that 0.0 is still averaged in.
-    (5, 10, {"V": 0.0, "R": _PAIR_SCORE}, (0.0 + _PAIR_SCORE) / 2),
-    (1, 10, {"R": _PAIR_SCORE}, _PAIR_SCORE),  # h < 2: no V call.
-    (2, 10, {"V": 0.0, "R": _PAIR_SCORE}, _PAIR_SCORE / 2),  # h == 2: V runs on [0].
-    (8, 17, {"V": _PAIR_SCORE, "R": 0.0}, _PAIR_SCORE / 2),  # R = (17, 19) samples [17].
-    (8, 18, {"V": _PAIR_SCORE}, _PAIR_SCORE),  # N-1-r < 2: no R call.
-    (1, 18, {}, 0.0),  # No call ran.
-])
-def test_clip_phases_and_quirks(h, r, want_phases, want_score):
-    flow_fn = _ZeroFlow()
-    result = warp_error.motion_smoothness(_ramp_clip(20), h, r, 4, flow_fn)
-    got = {p.name: p.score for p in result.phases}
-    assert got.keys() == want_phases.keys()
-    for name, score in want_phases.items():
-        assert got[name] == pytest.approx(score, abs=1e-7)
-    assert result.temporal_score == round(want_score, 4)
-    assert len(flow_fn.calls) == sum(score > 0 for score in want_phases.values())
-
-
-def test_temporal_score_is_rounded_to_4_dp():
-    result = warp_error.motion_smoothness(_ramp_clip(20), 5, 10, 4, _ZeroFlow())
-    assert result.temporal_score == 0.1757  # round((0 + 0.351427...) / 2, 4)
-    assert result.temporal_score != (0.0 + _PAIR_SCORE) / 2
+def test_flow_warp_smoothness_is_the_plain_mean_of_its_spans():
+    flow_fn = fake_flow.ZeroFlow()
+    spans = [("a", 0, 4), ("b", 10, 19), ("c", 3, 3)]
+    result = warp_error.flow_warp_smoothness(fake_flow.ramp_clip(20), spans, 4, flow_fn)
+    assert [(s.name, s.indices) for s in result.spans] == [
+        ("a", (0, 4)), ("b", (10, 14, 18)), ("c", (3,))]
+    # Spans with < 3 sampled frames score 0.0 and are still averaged in; no rounding.
+    assert result.mean == pytest.approx(_PAIR_SCORE / 3, abs=1e-7)
+    assert len(flow_fn.calls) == 1
+    assert warp_error.flow_warp_smoothness(fake_flow.ramp_clip(5), [], 4, flow_fn) == (
+        warp_error.WarpSmoothnessResult(0.0, ()))
 
 
 def test_warp_batch_and_flow_type_do_not_change_errors():
     frames = _random_frames(13, 12, 14, seed=5)
     flows = np.random.default_rng(6).normal(0, 2, (6, 2, 12, 14)).astype(np.float32)
-    as_numpy = warp_error.phase_score(frames, "V", 0, 12, 2, lambda pairs: flows)
-    as_torch = warp_error.phase_score(frames, "V", 0, 12, 2, lambda pairs: torch.from_numpy(flows),
-                                      warp_batch=1)
+    as_numpy = warp_error.span_smoothness(frames, "V", 0, 12, 2, lambda pairs: flows)
+    as_torch = warp_error.span_smoothness(frames, "V", 0, 12, 2,
+                                          lambda pairs: torch.from_numpy(flows), warp_batch=1)
     assert len(as_numpy.pair_errors) == 6
     assert as_numpy.pair_errors == pytest.approx(as_torch.pair_errors, abs=1e-7)
     mean = float(np.mean(as_numpy.pair_errors))
@@ -158,14 +126,14 @@ def test_warp_batch_and_flow_type_do_not_change_errors():
 
 
 def test_bad_inputs():
-    frames = _ramp_clip(9)
+    frames = fake_flow.ramp_clip(9)
     wrong = lambda pairs: np.zeros((len(pairs), 2, 3, 3), np.float32)  # noqa: E731
     with pytest.raises(ValueError, match="flow function returned shape"):
-        warp_error.phase_score(frames, "V", 0, 8, 4, wrong)
+        warp_error.span_smoothness(frames, "V", 0, 8, 4, wrong)
     with pytest.raises(ValueError, match="step must be positive"):
-        warp_error.motion_smoothness(frames, 1, 8, 0, _ZeroFlow())
+        warp_error.flow_warp_smoothness(frames, [], 0, fake_flow.ZeroFlow())
     with pytest.raises(ValueError, match="at least one frame"):
-        warp_error.motion_smoothness(frames[:0], 2, 4, 4, _ZeroFlow())
+        warp_error.flow_warp_smoothness(frames[:0], [("V", 0, 2)], 4, fake_flow.ZeroFlow())
     images = torch.zeros(1, 3, 4, 5)
     with pytest.raises(ValueError, match="expected flows of shape"):
         warp_error.warp_errors(images, images, torch.zeros(1, 2, 5, 4))

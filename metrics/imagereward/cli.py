@@ -1,7 +1,7 @@
-"""Prints MemoBench's ImageRewardScore of one clip for one prompt.
+"""Prints the ImageReward score (ImageRewardScore) of one clip for one prompt.
 
 The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to
---max_side (640, INTER_AREA, never upscaled) as MemoBench's Step 1 does; frames
+--max_side (640, INTER_AREA, never upscaled); frames
 int(i * (N - 1) / 4), i = 0..4, are scored by ImageReward-v1.0 against --prompt,
 each reward goes through a sigmoid and the mean is rounded to 4 dp (see
 metrics.imagereward.scoring). An empty --prompt gives None, as upstream.
@@ -33,7 +33,7 @@ from metrics.video import frames as frames_lib
 
 _FRAMES = flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file.")
 _PROMPT = flags.DEFINE_string(
-    "prompt", None, "The clip's text prompt (MemoBench: the generation prompt). Empty: no "
+    "prompt", None, "The clip's text prompt (the generation prompt). Empty: no "
     "score, as upstream.")
 _MAX_SIDE = flags.DEFINE_integer(
     "max_side", 640, "Frames whose longer side exceeds this are shrunk (INTER_AREA) first.",
@@ -104,7 +104,7 @@ def format_text(record: dict) -> str:
              f"prompt:               {record['prompt']!r}",
              f"sampled:              {record['indices']}"]
     if record["ImageRewardScore"] is None:
-        lines.append("ImageRewardScore:     None (empty prompt: MemoBench leaves the cell empty)")
+        lines.append("ImageRewardScore:     None (empty prompt: no score, as the official code)")
         return "\n".join(lines)
     lines.append(f"backend:              {record['backend']} on {record['device']}")
     for name, checkpoint in record["checkpoints"].items():

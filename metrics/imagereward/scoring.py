@@ -1,4 +1,4 @@
-"""MemoBench's ImageRewardScore of one clip (spec §4.6).
+"""The ImageReward score of one clip: sampled frames, sigmoid, mean (spec §4.6).
 
 Official (`evaluation/automated/metrics/visual_quality.py`, image_reward_score, called
 by run_eval.py with n_sample=5 on the 640 max-side frames):
@@ -13,9 +13,8 @@ by run_eval.py with n_sample=5 on the 640 max-side frames):
         (a frame that raises is skipped)
     return round(float(np.mean(sigs)), 4) if sigs else None
 
-`ImageRewardScore_pct = clip(x * 100, 0, 100).round(1)` and the eval CSV's
-ImageRewardScore column is overwritten with `_pct.round(2)` (run_eval.py
-_compute_composite; benchmarks/memobench/eval_csv.py does both).
+The 0-100 percentage and the eval-CSV column rules belong to the benchmark that
+uses this score, not here.
 
 Here the sampled frames share one model call (the prompt's tokens repeated per
 frame) instead of one call per frame: equal up to float rounding. Each frame goes
@@ -99,7 +98,7 @@ def image_reward_details(frames_bgr: Sequence[np.ndarray], prompt: Optional[str]
         frames_bgr: The clip after the max-side resize, (N, H, W, 3) uint8 BGR.
         prompt: The clip's prompt; None or blank gives score None.
         reward: From reward_model.load_image_reward.
-        n_sample: Frames sampled (MemoBench: 5).
+        n_sample: Frames sampled (the official runner: 5).
     """
     indices = frame_indices(len(frames_bgr), n_sample)
     if not has_prompt(prompt):
@@ -111,5 +110,5 @@ def image_reward_details(frames_bgr: Sequence[np.ndarray], prompt: Optional[str]
 
 def image_reward_score(frames_bgr: Sequence[np.ndarray], prompt: Optional[str],
                        reward: reward_model.ImageReward) -> Optional[float]:
-    """MemoBench's ImageRewardScore (0-1, 4 dp) or None; see image_reward_details."""
+    """The ImageRewardScore (0-1, 4 dp) or None; see image_reward_details."""
     return image_reward_details(frames_bgr, prompt, reward).score

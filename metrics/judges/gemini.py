@@ -1,6 +1,6 @@
-"""Gemini as a video judge through google-genai's Files API (the official MemoBench judge).
+"""Gemini as a video judge through google-genai's Files API (an official benchmark judge).
 
-Reproduces MemoBench evaluation/vqa/llm-vqa.py: `upload_and_wait` (files.upload, then
+Reproduces the official evaluation/vqa/llm-vqa.py: `upload_and_wait` (files.upload, then
 files.get every 5 s until the state is ACTIVE; FAILED is an error) and `evaluate_video`
 (models.generate_content(model=MODEL_ID, contents=[video_file, prompt]) with no
 generation config, i.e. no sampling parameters; the answer is `response.text`).

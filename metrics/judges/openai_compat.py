@@ -1,6 +1,6 @@
 """A NON-official video judge: any OpenAI-compatible chat-completions endpoint (e.g. vLLM).
 
-MemoBench's official judge is Gemini (gemini.py). This backend sends the same prompt to
+The official judge is Gemini (gemini.py). This backend sends the same prompt to
 `{base_url}/chat/completions` with the video inlined as a base64 data URL content part
 (`{"type": "video_url", "video_url": {"url": "data:video/mp4;base64,..."}}`, the form
 vLLM accepts), video first and prompt second as in the official `contents=[video, prompt]`,

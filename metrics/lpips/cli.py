@@ -3,7 +3,7 @@
 A clip is a folder of numbered PNG/JPEG frames or a video file. Frames are
 paired as //metrics/pixel does: frame i with frame i when both clips have the
 same length, otherwise the reference is resampled to the generated length
-(MemoBench's 'ALL' phase). Each reference frame is resized to its generated
+(the whole clip). Each reference frame is resized to its generated
 frame's size (INTER_AREA); pairs go through the model 16 at a time.
 
 Weights: torchvision's AlexNet (sha256-pinned) and lpips v0.1's alex.pth (no
@@ -48,7 +48,7 @@ _REFERENCE = flags.DEFINE_string(
     "reference", None, "Reference (ground-truth) clip: a frame folder or a video file.")
 _MAX_SIDE = flags.DEFINE_integer(
     "max_side", None, "If given, generated frames whose longer side exceeds this are "
-    "downscaled (INTER_AREA, never upscaled) first, as MemoBench does with 640. "
+    "downscaled (INTER_AREA, never upscaled) first, as the official Step 1 does with 640. "
     "Default: no resize.", lower_bound=1)
 _ALEXNET_CHECKPOINT = flags.DEFINE_string(
     "alexnet_checkpoint", None, f"Path of torchvision's {lpips.ALEXNET_SPEC.filename} "

@@ -1,7 +1,7 @@
 """LPIPS v0.1 with the AlexNet trunk and learned "lin" layers, in plain torch.
 
 Reproduces the arithmetic of the `lpips` package's `LPIPS(net="alex")` (which
-MemoBench uses) so that the same two weight files give the same distances:
+the official code uses) so that the same two weight files give the same distances:
 
 1. Inputs are RGB in [-1, 1]; the scaling layer maps x to (x - SHIFT) / SCALE.
 2. torchvision's AlexNet `features` run up to the 5th ReLU; the outputs after
@@ -166,7 +166,7 @@ def load_lpips_alex(alexnet_path, lin_path, device="cpu"):
 
 
 def _to_tensor(frames):
-    """(N, H, W, 3) BGR uint8 -> (N, 3, H, W) RGB float32 in [-1, 1], as MemoBench does."""
+    """(N, H, W, 3) BGR uint8 -> (N, 3, H, W) RGB float32 in [-1, 1], as the official code does."""
     rgb = np.stack(frames)[..., ::-1].astype(np.float32) / 127.5 - 1.0
     return torch.from_numpy(np.ascontiguousarray(rgb.transpose(0, 3, 1, 2)))
 
@@ -191,7 +191,7 @@ def lpips_distance_pairs(model, gt_frames, gen_frames, batch_size=16):
         model: A LearnedPerceptualImagePatchSimilarity (see load_lpips_alex).
         gt_frames: Sequence of (H, W, 3) uint8 BGR ground-truth frames.
         gen_frames: Sequence of (h, w, 3) uint8 BGR generated frames, same length.
-        batch_size: Pairs per forward pass (MemoBench: 16).
+        batch_size: Pairs per forward pass (the official code: 16).
 
     Returns:
         A list of Python floats, one per pair.

@@ -2,7 +2,7 @@
 
 A clip is a folder of numbered PNG/JPEG frames or a video file. If both clips
 have the same number of frames, frame i is compared with frame i; otherwise
-the reference is resampled to the generated length as MemoBench's whole-clip
+the reference is resampled to the generated length as the official whole-clip
 'ALL' phase does. Each reference frame is resized to its generated frame's
 size (INTER_AREA) before comparing.
 
@@ -40,7 +40,7 @@ _METRIC = flags.DEFINE_enum(
     "metric", "both", ["psnr", "ssim", "both"], "Which metric to print.")
 _MAX_SIDE = flags.DEFINE_integer(
     "max_side", None, "If given, generated frames whose longer side exceeds "
-    "this are downscaled (INTER_AREA, never upscaled) first, as MemoBench "
+    "this are downscaled (INTER_AREA, never upscaled) first, as the official code "
     "does with 640. Default: no resize.", lower_bound=1)
 _JSON = flags.DEFINE_boolean(
     "json", False, "Print one JSON object instead of text.")

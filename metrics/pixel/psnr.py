@@ -1,4 +1,4 @@
-"""Peak signal-to-noise ratio, as in MemoBench's reference_fidelity.py."""
+"""Peak signal-to-noise ratio, as in the official reference_fidelity.py."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Single-scale SSIM, as in MemoBench's reference_fidelity.py.
+"""Single-scale SSIM, as in the official reference_fidelity.py.
 
 Local statistics use an 11x11 Gaussian window (sigma 1.5) computed with
 `cv2.GaussianBlur` in float32 and OpenCV's default (reflect-101) border.

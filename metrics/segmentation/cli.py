@@ -1,12 +1,12 @@
-"""Prints MemoBench's Object Revisit Score (ORS) of one clip.
+"""Prints the SAM 3 object revisit score (ORS) of one clip.
 
 The clip (a folder of numbered PNG/JPEG frames, or a video) is read at its native
 resolution, as compute_ors.py reads it (metrics.segmentation.object_revisit); every
 frame from --r_start to the last is given to SAM-3 with the text --prompt at
 confidence threshold 0.0, and ORS = detection rate x mean confidence
 (metrics.segmentation.revisit). Without --r_start the R phase starts at 2N//3, which
-the output says: pass the clip's real keyframe (MemoBench maps the phase sheet's
-re-enter frame with map_keyframes) for the benchmark number. MemoBench's prompt is the
+the output says: pass the clip's real keyframe (the official code maps the phase sheet's
+re-enter frame with map_keyframes) for the benchmark number. The official prompt is the
 `sees ...(subject)...` phrase of a synthetic clip's prompt, or a real clip's subject.
 
 The weights are the Hugging Face snapshot facebook/sam3 (--checkpoint, a folder;

@@ -1,4 +1,4 @@
-"""MemoBench's Object Revisit Score arithmetic (compute_ors.py, spec §6).
+"""Object revisit score arithmetic over SAM 3 masks (compute_ors.py, spec §6).
 
 Per frame of the R phase (frames r .. N-1 at native resolution), SAM-3 returns masks
 and scores for the clip's text prompt at confidence threshold 0.0. A mask's coverage

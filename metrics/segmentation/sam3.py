@@ -1,6 +1,6 @@
 """SAM-3 text-prompted detection, as the official `Sam3Processor` returns it.
 
-MemoBench's ORS (compute_ors.py) runs the facebookresearch/sam3 package:
+The official revisit scoring (compute_ors.py) runs the facebookresearch/sam3 package:
 `Sam3Processor(build_sam3_image_model())`, `set_confidence_threshold(0.0)`,
 `set_image(pil)`, `set_text_prompt(prompt, state)`, then reads `state["masks"]` and
 `state["scores"]`. We run the same weights (the Hugging Face repository facebook/sam3,
@@ -206,7 +206,7 @@ def detect(detector: Sam3Detector, frame_rgb: np.ndarray, prompt: PromptFeatures
         detector: From load_sam3.
         frame_rgb: (H, W, 3) uint8 RGB frame at its native resolution.
         prompt: From encode_prompt.
-        threshold: Queries with score > threshold are kept (MemoBench: 0.0).
+        threshold: Queries with score > threshold are kept (the official code: 0.0).
         return_masks: Also return the (N, H, W) binary masks (memory: N*H*W bytes).
     """
     height, width = np.asarray(frame_rgb).shape[:2]

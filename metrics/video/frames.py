@@ -50,7 +50,7 @@ def list_frame_files(folder):
     """Lists the image frames of a folder in time order.
 
     Frames are ordered by the last run of digits in the file stem, e.g.
-    `NewLevelSequence5.0012.jpg` is frame 12. The official MemoBench code
+    `NewLevelSequence5.0012.jpg` is frame 12. The official code
     sorts names lexicographically, so both orders must agree.
 
     Args:
@@ -88,7 +88,7 @@ def list_frame_files(folder):
                 folder,
                 "consistently zero-padded frame numbers",
                 f"{later.name} sorts before {earlier.name}; lexicographic "
-                "order (used by the official MemoBench code) would scramble "
+                "order (used by the official code) would scramble "
                 "time",
             )
     return ordered

@@ -1,4 +1,4 @@
-"""Frame down-scaling with the MemoBench longest-side rule."""
+"""Frame down-scaling with a longest-side rule (never upscaled)."""
 
 import numbers
 
@@ -26,7 +26,7 @@ def check_max_side(max_side):
 def resize_max_side(frame, max_side):
     """Shrinks a frame so that its longer side is at most `max_side`.
 
-    This is the official MemoBench rule: frames are never upscaled; the
+    This is the official rule: frames are never upscaled; the
     scale is `max_side / max(h, w)`, the new size is rounded with Python's
     `round` (half to even) and the resize uses `cv2.INTER_AREA`.
 

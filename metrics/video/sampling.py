@@ -1,4 +1,4 @@
-"""Frame-index helpers from the MemoBench specification.
+"""Frame-index helpers: strided and evenly spaced indices, keyframe mapping, resampling.
 
 All results are Python ints. Rounding uses Python's `round`, which rounds
 halves to the even neighbour (banker's rounding), as the reference code does.

@@ -21,13 +21,14 @@ def _backend(name: str, checkpoint: str, note: str = "",
 
 
 def object_identity(settings, device) -> family.Family:
-    from metrics.dinov2 import backbone, identity  # pylint: disable=import-outside-toplevel
+    from benchmarks.memobench.step1 import model_formulas  # pylint: disable=import-outside-toplevel
+    from metrics.dinov2 import backbone  # pylint: disable=import-outside-toplevel
     found, ref = step1_checkpoints.resolve(backbone.DINOV2_BASE, settings,
                                            "ObjIdentityConsistency")
     model = backbone.load_dinov2(found.path, device)
 
     def compute(ctx):
-        mean, minimum = identity.object_identity(ctx.frames, ctx.r, model, device)
+        mean, minimum = model_formulas.obj_identity(ctx.frames, ctx.r, model, device)
         return family.FamilyResult({"ObjIdentityMean": mean, "ObjIdentityMin": minimum})
 
     return family.FunctionFamily(
@@ -38,14 +39,15 @@ def object_identity(settings, device) -> family.Family:
 
 
 def geo3d(settings, device) -> family.Family:
-    from metrics.depth import depth_anything, geo_consistency  # pylint: disable=import-outside-toplevel
+    from benchmarks.memobench.step1 import model_formulas  # pylint: disable=import-outside-toplevel
+    from metrics.depth import depth_anything  # pylint: disable=import-outside-toplevel
     found, ref = step1_checkpoints.resolve(depth_anything.DEPTH_ANYTHING_V2_SMALL, settings,
                                            "Geo3DConsistency")
     model, processor = depth_anything.load_depth_anything(found.path, device)
 
     def compute(ctx):
-        mean, minimum = geo_consistency.geo_consistency(ctx.frames, ctx.h, ctx.r, model,
-                                                        processor, device)
+        mean, minimum = model_formulas.geo_consistency(ctx.frames, ctx.h, ctx.r, model,
+                                                       processor, device)
         return family.FamilyResult({"GeoConsistencyMean": mean, "GeoConsistencyMin": minimum})
 
     return family.FunctionFamily(

@@ -4,7 +4,7 @@ The eval-CSV column is TemporalScore (0-1); MotionSmoothness is its 0-100 compos
 """
 
 from benchmarks.memobench.step1 import family
-from metrics.flow import warp_error
+from benchmarks.memobench.step1 import formulas
 
 
 class MotionSmoothness(family.Family):
@@ -18,6 +18,6 @@ class MotionSmoothness(family.Family):
         self.flow_fn = flow_fn
 
     def compute(self, ctx: family.ClipContext) -> family.FamilyResult:
-        result = warp_error.motion_smoothness(ctx.frames, ctx.h, ctx.r, ctx.sample_step,
-                                              self.flow_fn)
+        result = formulas.temporal_score(ctx.frames, ctx.h, ctx.r, ctx.sample_step,
+                                         self.flow_fn)
         return family.FamilyResult({"TemporalScore": result.temporal_score})
