@@ -17,9 +17,17 @@ import numpy as np
 import pytest
 import torch
 
+from benchmarks.common import family as family_api
+from benchmarks.common import family_contract as contract
 from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import bundled_sample
+from benchmarks.memobench import clip_eval
+from benchmarks.memobench import dataset
+from benchmarks.memobench import eval_csv
+from benchmarks.memobench import generated
+from benchmarks.memobench import metric_specs
 from benchmarks.memobench import runner
+from benchmarks.memobench.step1 import prepare
 from benchmarks.memobench.step1 import formulas
 from benchmarks.memobench.step1 import model_formulas
 from benchmarks.memobench.step1.prepare import Step1Settings
@@ -131,7 +139,6 @@ def test_checkpoints_are_recorded_with_their_digests(run):
 def test_the_real_pins_refuse_random_weights(run):
     *_, settings, _ = run
     card_settings = dataclasses.replace(settings)
-    from benchmarks.memobench.step1 import prepare  # pylint: disable=import-outside-toplevel
     prepared = prepare.prepare(card_settings, ["MotionSmoothness", "GT_ALL_LPIPS"])
     assert "expected sha256 ff5fadd5" in prepared.unavailable["MotionSmoothness"][0]
     assert "expected sha256 7be5be79" in prepared.unavailable["GT_ALL_LPIPS"][0]
@@ -214,7 +221,6 @@ def test_visual_quality_equals_the_halves_called_directly(run):
 
 def test_visual_quality_refused_pin_leaves_aesthetic_score(run):
     *_, settings, _ = run
-    from benchmarks.memobench.step1 import prepare  # pylint: disable=import-outside-toplevel
     prepared = prepare.prepare(settings, ["VisualQuality", "AestheticScore"])
     reason = prepared.unavailable["VisualQuality"][0]
     assert "CLIP-IQA+" in reason and "expected sha256 afeb0e10" in reason
@@ -289,3 +295,38 @@ def test_real_prompt_csv_with_id_column_scores_real_clips(run, tmp_path):
         frames, "a clear glass of water on a table", _image_reward(run[5]))
     assert sample["metrics"]["raw:ImageRewardScore"] == pytest.approx(direct, abs=1e-4)
     assert _metric(card, "ImageRewardScore").available
+
+
+def test_every_step1_family_keeps_the_engine_contract(run):
+    """benchmarks/common/family_contract over every MemoBench Step 1 family that can be
+    built here (MapAnything's package is not installable: its adapter has its own test)."""
+    _, _, inputs, gen, settings, _ = run
+    mp = pytest.MonkeyPatch()
+    mp.setattr(raft, "RAFT_LARGE", dataclasses.replace(raft.RAFT_LARGE, sha256=""))
+    mp.setattr(lpips, "ALEXNET_SPEC", dataclasses.replace(lpips.ALEXNET_SPEC, sha256=""))
+    mp.setattr(clipiqa, "CLIP_RN50", dataclasses.replace(clipiqa.CLIP_RN50, sha256=""))
+    try:
+        step1_ids = list(metric_specs.TABLE.of_step(metric_specs.STEP1))
+        classical = dataclasses.replace(settings, camera_backend="classical")
+        main = prepare.prepare(classical, step1_ids)
+        alternatives = (prepare.prepare(dataclasses.replace(classical, flow_backend="dis"),
+                                        ["MotionSmoothness"]).families
+                        + prepare.prepare(settings, ["AestheticScore"]).families)
+    finally:
+        mp.undo()
+    assert not main.unavailable, main.unavailable
+    contract.owned_metrics(main.families)  # one owner per metric
+    syn_rows, real_rows, _ = dataset.load_sheets(inputs.data_root, None, None)
+    rows = {dataset.SYNTHETIC: syn_rows, dataset.REAL: real_rows}
+    clip = next(c for c in generated.discover_synthetic(gen / "Synthetic")
+                if c.clip_id == "Barnyard_001")
+    loaded = clip_eval.load(clip, rows, inputs.data_root, 640)
+    ctx = clip_eval.context(clip, loaded, 4)
+    aliases = {"aesthetic": "visual_quality"}
+    for families in (main.families, alternatives):
+        contract.check_all(families, ctx, metric_specs.TABLE, eval_csv.METRIC_COLUMNS, aliases)
+        prepared = family_api.Prepared(families, {})
+        owned = [m for f in families for m in f.metric_ids]
+        sample = clip_eval.evaluate(clip, loaded, 4, prepared, owned)
+        for metric in owned:  # a value, or the reason it has none
+            assert metric in sample.metrics or sample.unavailable.get(metric), metric

@@ -73,6 +73,16 @@ def load(clip: GeneratedClip, rows, data_root: pathlib.Path, max_side: int) -> L
     return Loaded(gt, frames_lib.load_frames(clip.source, max_side=max_side), digest)
 
 
+def context(clip: GeneratedClip, loaded: Loaded, sample_step: int) -> family_lib.ClipContext:
+    """What every Step 1 family reads of the clip: frames, phases, GT and GT frames."""
+    gt = loaded.gt
+    h, r = sampling.map_keyframes(gt.h_gt, gt.r_gt, gt.gt_total, len(loaded.frames))
+    return family_lib.ClipContext(
+        sample_id=clip.clip_id, split=clip.split, frames=loaded.frames,
+        reference=sample_context.ReferenceFrames(gt.source), h=h, r=r, gt=gt,
+        sample_step=sample_step)
+
+
 def evaluate(clip: GeneratedClip, loaded: Loaded, sample_step: int, prepared: Prepared,
              metric_ids) -> scorecard_pb2.SampleScore:
     """Scores one loaded clip with every prepared family."""
@@ -80,8 +90,8 @@ def evaluate(clip: GeneratedClip, loaded: Loaded, sample_step: int, prepared: Pr
     gt, frames = loaded.gt, loaded.frames
     sample = scorecard_pb2.SampleScore(sample_id=clip.clip_id, split=clip.split,
                                        scene=clip.scene, input_digest=loaded.digest)
-    n = len(frames)
-    h, r = sampling.map_keyframes(gt.h_gt, gt.r_gt, gt.gt_total, n)
+    ctx = context(clip, loaded, sample_step)
+    n, h, r = len(frames), ctx.h, ctx.r
     sample.diagnostics.update({
         "num_frames": str(n), "h_start": str(h), "r_start": str(r),
         "gt_frames": str(gt.gt_total), "height": str(frames.shape[1]),
@@ -91,10 +101,6 @@ def evaluate(clip: GeneratedClip, loaded: Loaded, sample_step: int, prepared: Pr
     sample.metrics[RAW + "fx"] = round(gt.fx, 2)
     sample.metrics[RAW + "fy"] = round(gt.fy, 2)
 
-    ctx = family_lib.ClipContext(
-        sample_id=clip.clip_id, split=clip.split, frames=frames,
-        reference=sample_context.ReferenceFrames(gt.source), h=h, r=r, gt=gt,
-        sample_step=sample_step)
     columns = sample_loop.run_families(ctx, prepared.families, sample)
     for column, value in columns.items():
         sample.metrics[RAW + column] = value
