@@ -11,6 +11,7 @@ from typing import Optional, Tuple
 
 from benchmarks.memobench import prompts as prompts_lib
 from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
+from benchmarks.common import scorecard as card_lib
 from benchmarks.memobench.step1 import family
 from metrics.checkpoints import resolver
 from proto import scorecard_pb2
@@ -55,7 +56,9 @@ def build(settings) -> Tuple[Optional[family.Family], Optional[Tuple[str, scorec
         from metrics.imagereward import scoring  # pylint: disable=import-outside-toplevel
         prompt, origin = sources.prompt_for(ctx.gt.split, ctx.gt.clip_id, ctx.gt.prompt)
         if not scoring.has_prompt(prompt):
-            return family.FamilyResult({METRIC: None}, {METRIC: f"no prompt: {origin}"})
+            # run_eval.py leaves ImageRewardScore None too when a clip has no prompt.
+            return family.FamilyResult({METRIC: None},
+                                       {METRIC: f"{card_lib.OFFICIAL_GAP}no prompt: {origin}"})
         return family.FamilyResult({METRIC: scoring.image_reward_score(ctx.frames, prompt, model)})
 
     return family.FunctionFamily("image_reward", (METRIC,), compute, card_backend,
