@@ -149,6 +149,9 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     step_samples, checkpoints, notes, files = [], [], [], {}
 
     step1_ids = [m for m in metric_ids_run if _step_of(m) == STEP1]
+    # Every checkpoint is resolved before the first clip (Step 1's in its prepare).
+    sam3 = (ors_step.resolve_checkpoint(config.step1)
+            if ORS in steps and "ORS" in metric_ids_run else None)
     if STEP1 in steps and step1_ids:
         s1 = step1_evaluate.run_step1(config, clips, rows, data_root, step1_ids,
                                       BENCHMARK_VERSION)
@@ -165,7 +168,7 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     if ORS in steps and "ORS" in metric_ids_run:
         ors = ors_step.run_ors(clips, data_root, config.step1, out.dir, config.common.resume,
                                config.sam3_metadata_dir, config.synthetic_sheet,
-                               config.real_sheet)
+                               config.real_sheet, resolved=sam3)
         results["ORS"] = ors.metric
         step_samples.append(ors.samples)
         checkpoints += ors.checkpoints

@@ -136,11 +136,21 @@ def _ref(item: clips_lib.OrsClip) -> sample_loop.SampleRef:
     return sample_loop.SampleRef(item.clip.clip_id, item.clip.split, item.clip.scene)
 
 
+def resolve_checkpoint(settings: Step1Settings):
+    """(found, CheckpointRef) for SAM-3, or the reason it is unavailable (a str). The
+    runner calls this before the first clip of any step, with every other checkpoint."""
+    try:
+        return step1_checkpoints.resolve(sam3_spec.SAM3, settings, METRIC_ID)
+    except resolver.CheckpointUnavailable as e:
+        return (f"SAM-3 weights unavailable: {e} (facebook/sam3 is a gated repository: "
+                "accept its terms on the hub and run `huggingface-cli login` first)")
+
+
 def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
             settings: Step1Settings, output_dir: pathlib.Path, resume: bool = False,
             metadata_dir: Optional[pathlib.Path] = None,
             synthetic_sheet: Optional[pathlib.Path] = None,
-            real_sheet: Optional[pathlib.Path] = None) -> OrsOutcome:
+            real_sheet: Optional[pathlib.Path] = None, resolved=None) -> OrsOutcome:
     """Scores ORS on the generated `clips`; see the module docstring.
 
     Args:
@@ -152,6 +162,7 @@ def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
         resume: Keep clips already scored under the same settings.
         metadata_dir: The sam3_metadata folder (default: metadata.metadata_dir).
         synthetic_sheet, real_sheet: Phase sheets (default: the official locations).
+        resolved: resolve_checkpoint's result, when the caller resolved it already.
 
     Returns:
         OrsOutcome; its metric is unavailable, with the reason and the fetch command,
@@ -168,12 +179,10 @@ def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
         return _unavailable(f"ORS needs the SAM-3 metadata CSVs: {e}")
     sheets = clips_lib.sheet_paths(data_root, synthetic_sheet, real_sheet)
     work, expected = clips_lib.plan(clips, metadata, clips_lib.load_sheets(sheets), data_root)
-    try:
-        found, ref = step1_checkpoints.resolve(sam3_spec.SAM3, settings, METRIC_ID)
-    except resolver.CheckpointUnavailable as e:
-        return _unavailable(f"SAM-3 weights unavailable: {e} (facebook/sam3 is a gated "
-                            "repository: accept its terms on the hub and run "
-                            "`huggingface-cli login` first)", expected)
+    resolved = resolved or resolve_checkpoint(settings)
+    if isinstance(resolved, str):
+        return _unavailable(resolved, expected)
+    found, ref = resolved
 
     output_dir = pathlib.Path(output_dir)
     csv_path = output_dir / ors_csv.FILE_NAME
