@@ -6,9 +6,12 @@ take the resulting `CommonConfig`.
 
 import dataclasses
 import os
+import re
 from typing import Optional
 
 from absl import flags
+
+from benchmarks.common.errors import InputError
 
 OUTPUT_DIR = flags.DEFINE_string(
     "output_dir", None,
@@ -57,8 +60,19 @@ class CommonConfig:
     offline: bool = False
 
 
+_DEVICE = re.compile(r"^(auto|cpu|mps|cuda(:[0-9]+)?)$")
+
+
+def check_device(device: str) -> str:
+    """The --device value, or InputError (exit 2) before any work when it names none."""
+    if not _DEVICE.match(device or ""):
+        raise InputError("--device", "auto, cpu, cuda, cuda:N or mps", repr(device))
+    return device
+
+
 def common_config() -> CommonConfig:
-    """Reads the shared flags (call from a main only)."""
+    """Reads the shared flags (call from a main only); InputError for unusable values."""
+    check_device(DEVICE.value)
     return CommonConfig(
         output_dir=OUTPUT_DIR.value,
         device=DEVICE.value,

@@ -2,7 +2,10 @@
 
 import os
 import pathlib
+import tempfile
 from typing import Iterable, Sequence
+
+from benchmarks.common.errors import InputError
 
 from proto import manifest_pb2
 from proto import schema
@@ -12,6 +15,26 @@ SCORECARD = "scorecard.json"
 PER_SAMPLE = "per_sample_scores.jsonl"
 RAW_TABLE = "raw_metric_table.jsonl"
 ARTIFACT_MANIFEST = "artifact_manifest.json"
+
+
+def check_output_dir(output_dir: os.PathLike) -> pathlib.Path:
+    """Creates --output_dir if needed and checks it is a writable directory; InputError
+    (exit 2) naming the path otherwise, before any work starts."""
+    path = pathlib.Path(output_dir)
+    expected = "a directory for the run's outputs (existing, or one that can be created)"
+    if path.exists() and not path.is_dir():
+        raise InputError(path, expected, "a file")
+    ancestor = next((p for p in [path, *path.parents] if p.exists()), None)
+    if ancestor is not None and not ancestor.is_dir():
+        raise InputError(path, expected, f"{ancestor} is a file")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".write-check-"):
+            pass
+    except OSError as e:
+        raise InputError(path, "a writable directory for the run's outputs",
+                         f"{type(e).__name__}: {e.strerror or e}") from e
+    return path
 
 
 class RunOutputs:

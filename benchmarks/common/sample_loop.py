@@ -21,6 +21,7 @@ import concurrent.futures
 import dataclasses
 import time
 import traceback
+import zipfile
 from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
 from absl import logging
@@ -34,8 +35,10 @@ from proto import scorecard_pb2
 SECONDS = "seconds:"  # diagnostics key prefix: time spent per family
 INTERNAL_ERROR = "internal_error"  # diagnostics key: "1" when the error is our bug
 
-# A sample's inputs cannot be read or are not what the benchmark expects.
-INPUT_ERRORS = (InputError, FrameInputError, OSError, ValueError)
+# A sample's inputs cannot be read or are not what the benchmark expects (a truncated
+# npz is a BadZipFile or an EOFError).
+INPUT_ERRORS = (InputError, FrameInputError, OSError, ValueError, zipfile.BadZipFile,
+                EOFError)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -2,8 +2,9 @@
 
 The file is the run's memory. A line is written and fsync'ed per sample, so a killed run
 loses at most the sample in flight; `--resume` reads the file back and skips samples
-already scored under the same settings (the config digest). A torn last line (killed
-mid-write) is dropped and that sample recomputed.
+already scored under the same settings (the config digest). A line that does not parse
+(a torn last line from a killed write, or one corrupted in the middle) is dropped with a
+warning and that sample recomputed.
 """
 
 import hashlib
@@ -11,6 +12,9 @@ import json
 import os
 import pathlib
 from typing import Dict, Iterable, Tuple
+
+from absl import logging
+from google.protobuf import json_format
 
 from proto import schema
 from proto import scorecard_pb2
@@ -40,8 +44,9 @@ class SampleStore:
         self._samples: Dict[Key, scorecard_pb2.SampleScore] = {}
         self.resumed = 0
         self.discarded_stale = 0
+        self.discarded_corrupt = 0
         if resume and self.path.exists():
-            for sample in schema.read_jsonl(self.path, scorecard_pb2.SampleScore):
+            for sample in self._read():
                 if sample.diagnostics.get(CONFIG_DIGEST_KEY) == digest and not sample.error:
                     self._samples[key_of(sample)] = sample
                 else:
@@ -56,6 +61,22 @@ class SampleStore:
                 f.write(schema.to_json_line(sample))
         os.replace(tmp, self.path)
         self._file = open(self.path, "a", encoding="utf-8")
+
+    def _read(self) -> Iterable[scorecard_pb2.SampleScore]:
+        """The stored samples; a line that is not one (torn, or corrupted in the middle)
+        is skipped with a warning, so its sample is recomputed."""
+        with open(self.path, encoding="utf-8", errors="replace") as f:
+            for number, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    if not line.endswith("\n"):
+                        raise ValueError("the line is cut short (an interrupted write)")
+                    yield json_format.Parse(line, scorecard_pb2.SampleScore())
+                except (ValueError, json_format.ParseError) as e:
+                    self.discarded_corrupt += 1
+                    logging.warning("%s line %d is not a SampleScore (%s): skipped; its sample "
+                                    "is recomputed", self.path, number, str(e).splitlines()[0])
 
     def __contains__(self, key: Key) -> bool:
         return key in self._samples

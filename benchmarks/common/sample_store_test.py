@@ -19,7 +19,8 @@ def test_appends_are_durable_and_resumable(tmp_path):
         f.write('{"sample_id": "c", "metr')
     with sample_store.SampleStore(path, "d1", resume=True) as store:
         assert store.resumed == 2
-        assert ("synthetic", "a") in store and ("synthetic", "b") in store and ("synthetic", "c") not in store
+        assert ("synthetic", "a") in store and ("synthetic", "b") in store
+        assert ("synthetic", "c") not in store
         assert store.get(("synthetic", "b")).metrics["m"] == 2.0
         store.append(_sample("c", 3.0))
     with sample_store.SampleStore(path, "d1", resume=True) as store:
@@ -51,3 +52,25 @@ def test_config_digest_depends_on_settings():
         {"max_side": 640})
     assert sample_store.config_digest({"max_side": 640}) != sample_store.config_digest(
         {"max_side": 512})
+
+
+def test_a_corrupt_middle_line_is_skipped_and_its_sample_recomputed(tmp_path):
+    path = tmp_path / "s.jsonl"
+    with sample_store.SampleStore(path, "d1", resume=False) as store:
+        for sid in ("a", "b", "c"):
+            store.append(_sample(sid))
+    lines = path.read_text().splitlines(keepends=True)
+    lines[1] = '{"sample_id": "b", "metrics": {"m": tru' + "\n"  # disk corruption
+    path.write_text("".join(lines))
+    with sample_store.SampleStore(path, "d1", resume=True) as store:
+        assert store.discarded_corrupt == 1 and store.resumed == 2
+        assert ("synthetic", "b") not in store and ("synthetic", "c") in store
+
+
+def test_the_same_id_in_two_splits_is_two_samples(tmp_path):
+    path = tmp_path / "s.jsonl"
+    with sample_store.SampleStore(path, "d1", resume=False) as store:
+        store.append(scorecard_pb2.SampleScore(sample_id="001", split="synthetic"))
+        store.append(scorecard_pb2.SampleScore(sample_id="001", split="real"))
+    with sample_store.SampleStore(path, "d1", resume=True) as store:
+        assert store.resumed == 2

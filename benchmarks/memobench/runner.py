@@ -120,6 +120,7 @@ def _not_run(metric_id: str, steps) -> scorecard_pb2.MetricResult:
 def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     """Evaluates the configured clips and writes every output file; returns the scorecard."""
     started_at, t0 = provenance.now_rfc3339(), time.perf_counter()
+    outputs_lib.check_output_dir(config.output_dir)
     metric_ids = _selected_metrics(config)
     steps = _steps(config)
     splits = _splits(config.mode)
