@@ -15,7 +15,7 @@ import re
 import cv2
 import numpy as np
 
-from metrics.video.resize import check_max_side, resize_max_side
+from metrics.video.resize import check_max_side, max_side_size, resize_max_side
 
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg")
 VIDEO_EXTENSIONS = (".mp4", ".avi", ".mov", ".mkv")
@@ -171,57 +171,78 @@ def decode_image(data, path):
     return image
 
 
-def _read_one(path, max_side, keep_bytes):
-    """(bytes or None, native (H, W, 3) shape, frame after the max_side resize)."""
+def _read_bytes(path):
     try:
-        data = pathlib.Path(path).read_bytes()
+        return pathlib.Path(path).read_bytes()
     except OSError:
-        data = b""  # reported as read_image reports it
+        return b""  # reported as read_image reports an unreadable file
+
+
+def _decode_into(path, out, size, first_shape, keep_bytes):
+    """Decodes one file into `out` (resizing to `size` if given) unless its native
+    shape differs from first_shape; returns (bytes or None, native shape)."""
+    data = _read_bytes(path)
     frame = decode_image(data, path)
-    shape = frame.shape
-    if max_side is not None:
-        frame = resize_max_side(frame, max_side)
-    return (data if keep_bytes else None), shape, frame
+    if frame.shape == first_shape:
+        if size is None:
+            out[...] = frame
+        else:
+            resized = cv2.resize(frame, size, dst=out, interpolation=cv2.INTER_AREA)
+            if not np.shares_memory(resized, out):  # OpenCV chose another buffer
+                out[...] = resized
+    return (data if keep_bytes else None), frame.shape
 
 
 def _decode_folder(folder, max_side, workers, digest):
     """read_frame_folder's work on `workers` threads; updates `digest` (if given) with
-    name + b"\0" + bytes of each file, in frame order."""
+    name + b"\0" + bytes of each file, in frame order.
+
+    The first frame fixes the output shape; every frame is then decoded and resized
+    (resize_max_side's rule) straight into its slot of one preallocated array.
+    """
     if max_side is not None:
         check_max_side(max_side)
     workers = _check_workers(workers)
     paths = list_frame_files(folder)
     keep = digest is not None
-    frames = []
-    first_shape = first_name = None
+    first = _read_bytes(paths[0])
+    frame = decode_image(first, paths[0])
+    first_shape = frame.shape
+    size = None if max_side is None else max_side_size(first_shape, max_side)
+    if size is not None:
+        frame = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    frames = np.empty((len(paths),) + frame.shape, np.uint8)
+    frames[0] = frame
+    if keep:
+        digest.update(paths[0].name.encode() + b"\0")
+        digest.update(first)
+    del first, frame
 
     def take(path, result):
-        nonlocal first_shape, first_name
-        data, shape, frame = result
-        if first_shape is None:
-            first_shape, first_name = shape, path.name
-        elif shape != first_shape:
-            want = f"{first_name}'s size {first_shape[1]}x{first_shape[0]}"
+        data, shape = result
+        if shape != first_shape:
+            want = f"{paths[0].name}'s size {first_shape[1]}x{first_shape[0]}"
             raise FrameInputError(path, want, f"{shape[1]}x{shape[0]}")
         if keep:
             digest.update(path.name.encode() + b"\0")
             digest.update(data)
-        frames.append(frame)
 
-    if workers == 1 or len(paths) == 1:
-        for path in paths:
-            take(path, _read_one(path, max_side, keep))
-    else:
-        pool = concurrent.futures.ThreadPoolExecutor(
-            max_workers=min(workers, len(paths)), thread_name_prefix="frame-decode")
-        try:
-            futures = [pool.submit(_read_one, path, max_side, keep) for path in paths]
-            for i, path in enumerate(paths):
-                result, futures[i] = futures[i].result(), None  # bytes freed once hashed
-                take(path, result)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-    return np.stack(frames)
+    rest = list(enumerate(paths))[1:]
+    if workers == 1 or len(rest) <= 1:
+        for i, path in rest:
+            take(path, _decode_into(path, frames[i], size, first_shape, keep))
+        return frames
+    pool = concurrent.futures.ThreadPoolExecutor(
+        max_workers=min(workers, len(rest)), thread_name_prefix="frame-decode")
+    try:
+        futures = [pool.submit(_decode_into, path, frames[i], size, first_shape, keep)
+                   for i, path in rest]
+        for k, (_, path) in enumerate(rest):
+            result, futures[k] = futures[k].result(), None  # bytes freed once hashed
+            take(path, result)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return frames
 
 
 def read_frame_files(paths, size=None, workers=None):
