@@ -174,3 +174,14 @@ def test_workers_argument_and_environment(monkeypatch, tmp_path):
     monkeypatch.setenv(frames.WORKERS_ENV, "zero")
     with pytest.raises(ValueError, match=frames.WORKERS_ENV):
         frames.default_workers()
+
+
+def test_single_frame_and_no_resize_folders(tmp_path):
+    folder = _folder(tmp_path / "one", count=1)
+    for workers in (1, 4):
+        got, digest = frames.load_frames_and_digest(folder, 64, workers=workers)
+        np.testing.assert_array_equal(got, _serial_folder(folder, 64))
+        assert digest == _old_input_digest(folder)
+    small = _folder(tmp_path / "small", count=5, shape=(20, 30, 3))
+    np.testing.assert_array_equal(frames.read_frame_folder(small, 640, workers=3),
+                                  _serial_folder(small))

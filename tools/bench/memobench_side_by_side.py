@@ -5,7 +5,7 @@
         --official_command='cd /path/to/memobench && python evaluation/run_eval.py ... \
             --out_csv={out}/eval.csv' --rounds=3
 
-Each round runs both commands once, alternating which goes first, after one untimed
+Each round runs every command once, each going first in turn, after one untimed
 warm-up of each (so both read the inputs from the page cache). It prints every
 round's wall time, then clips/minute (clips / median wall time) for each side and
 their ratio. The official side is whatever command line you give: this script never
@@ -48,6 +48,10 @@ _OFFICIAL = flags.DEFINE_string(
     "run_eval.py on the same data; {out} becomes a fresh output folder per run.")
 _RUNNER = flags.DEFINE_string("runner", None, "Our runner binary (default: "
                               "//benchmarks/memobench:run from this binary's runfiles).")
+_BASELINE = flags.DEFINE_string(
+    "baseline_runner", None, "Another build of our runner (e.g. a copy of an older "
+    "revision's bazel-bin/benchmarks/memobench/run with its runfiles), timed as a third "
+    "side with the same flags.")
 _EXTRA = flags.DEFINE_string("runner_args", "", "Extra flags for our runner (shell words).")
 _WORKERS = flags.DEFINE_integer("decode_workers", None, "Sets WORLDEVAL_DECODE_WORKERS "
                                 "for our runner (unset: its default).", lower_bound=1)
@@ -57,7 +61,8 @@ _KEEP = flags.DEFINE_boolean("keep_outputs", False, "Keep every run's output fol
 def _runner_path() -> str:
     if _RUNNER.value:
         return _RUNNER.value
-    for root in (os.environ.get("RUNFILES_DIR"), os.getcwd()):
+    here = pathlib.Path(__file__).resolve().parents[2]  # the workspace in runfiles
+    for root in (pathlib.Path(__file__).parents[2], here, os.environ.get("RUNFILES_DIR")):
         if root:
             for candidate in (pathlib.Path(root) / _RUNNER_IN_RUNFILES,
                               pathlib.Path(root) / "worldeval" / _RUNNER_IN_RUNFILES):
@@ -106,7 +111,7 @@ def _timed(name: str, argv_or_shell, out: pathlib.Path, env) -> float:
 
 def summary(name: str, walls: Sequence[float], clips: int) -> str:
     med = statistics.median(walls)
-    return (f"{name:<9} median {med:6.2f} s  (min {min(walls):.2f}, max {max(walls):.2f}, "
+    return (f"{name:<9} {clips} clips, median {med:6.2f} s  (min {min(walls):.2f}, max {max(walls):.2f}, "
             f"{len(walls)} rounds)  {60.0 * clips / med:6.1f} clips/minute")
 
 
@@ -126,19 +131,26 @@ def main(argv):
     if _WORKERS.value:
         ours_env["WORLDEVAL_DECODE_WORKERS"] = str(_WORKERS.value)
     sides = [("ours", lambda out: our_command(runner, out), ours_env)]
+    if _BASELINE.value:
+        baseline = _user_path(_BASELINE.value)
+        sides.append(("baseline", lambda out: our_command(baseline, out), ours_env))
     if _OFFICIAL.value:
         official_env = {k: v for k, v in os.environ.items()
                         if k not in ("RUNFILES_DIR", "RUNFILES_MANIFEST_FILE", "PYTHONPATH")}
         sides.append(("official", lambda out: _OFFICIAL.value.replace("{out}", str(out)),
                       official_env))
-    print("ours:    " + shlex.join(our_command(runner, scratch / "ours-N")))
+    print("ours:     " + shlex.join(our_command(runner, scratch / "ours-N")))
+    if _BASELINE.value:
+        print("baseline: " + shlex.join(our_command(_user_path(_BASELINE.value),
+                                                    scratch / "baseline-N")))
     if _OFFICIAL.value:
         print("official: " + _OFFICIAL.value)
     walls = {name: [] for name, _, _ in sides}
     clips = {}
     runs = 0
     for r in range(_WARMUP.value + _ROUNDS.value):
-        order = sides if r % 2 == 0 else sides[::-1]
+        shift = r % len(sides)  # each side goes first in turn
+        order = sides[shift:] + sides[:shift]
         for name, command, env in order:
             out = scratch / f"{name}-{runs}"
             runs += 1
@@ -158,13 +170,14 @@ def main(argv):
         raise RuntimeError("our runner wrote no eval_*.csv")
     if "official" in clips and clips["official"] != n:
         print(f"warning: the official CSV has {clips['official']} rows, ours {n}")
-    print(f"{n} clips per run")
+    print(f"{n} clips per run; load average now {os.getloadavg()[0]:.2f}")
     for name, _, _ in sides:
         print(summary(name, walls[name], clips.get(name, n)))
-    if _OFFICIAL.value:
-        ours_cpm = clips.get("ours", n) / statistics.median(walls["ours"])
-        off_cpm = clips.get("official", n) / statistics.median(walls["official"])
-        print(f"ratio (ours / official clips per minute): {ours_cpm / off_cpm:.2f}x")
+    cpm = {name: clips.get(name, n) / statistics.median(walls[name]) for name in walls}
+    for other in ("baseline", "official"):
+        if other in cpm:
+            print(f"ratio (ours / {other} clips per minute): "
+                  f"{cpm['ours'] / cpm[other]:.2f}x")
     if _KEEP.value:
         print(f"outputs: {scratch}")
 
