@@ -500,6 +500,26 @@ def file_digest_update(digest, path, chunk_size=1 << 20):
             digest.update(chunk)
 
 
+def source_digest(source):
+    """The sha256 load_frames_and_digest returns, without decoding anything.
+
+    Args:
+        source: A folder of image frames, or a .mp4/.avi/.mov/.mkv file.
+
+    Returns:
+        Hex sha256 over name + b"\0" + bytes of each file in frame order (a video:
+        of the one file).
+
+    Raises:
+        FrameInputError: If source is neither, or its frames cannot be listed.
+    """
+    kind, source = _frame_source(source)
+    digest = hashlib.sha256()
+    for path in (list_frame_files(source) if kind == "folder" else [source]):
+        file_digest_update(digest, path)
+    return digest.hexdigest()
+
+
 def load_frames_and_digest(source, max_side=None, workers=None):
     """load_frames plus a sha256 of the input, reading each file once.
 

@@ -66,6 +66,7 @@ def test_digest_equals_old_input_digest(tmp_path):
     want = _old_input_digest(folder)
     digests = {frames.load_frames_and_digest(folder, 64, workers=w)[1] for w in (1, 2, 4)}
     assert digests == {want}
+    assert frames.source_digest(folder) == want
     (folder / "frame_0003.png").write_bytes(
         (folder / "frame_0004.png").read_bytes())  # content change moves the digest
     assert frames.load_frames_and_digest(folder, workers=4)[1] != want
@@ -80,7 +81,7 @@ def test_video_digest_is_over_the_file(tmp_path):
         writer.write(_textured(rng, (48, 64, 3)))
     writer.release()
     got, digest = frames.load_frames_and_digest(path, max_side=32, workers=4)
-    assert digest == _old_input_digest(path)
+    assert digest == _old_input_digest(path) == frames.source_digest(path)
     np.testing.assert_array_equal(got, frames.decode_video(path, max_side=32))
 
 
