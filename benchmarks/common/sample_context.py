@@ -11,7 +11,6 @@ import pathlib
 import threading
 from typing import Callable, Dict, Optional, Sequence, Tuple
 
-import cv2
 import numpy as np
 
 from metrics.video import frames as frames_lib
@@ -19,10 +18,13 @@ from metrics.video import frames as frames_lib
 Size = Optional[Tuple[int, int]]  # (width, height) to INTER_AREA-resize to, or native
 
 
-def read_reference(source: pathlib.Path, indices: Sequence[int],
-                   size: Size) -> Dict[int, np.ndarray]:
-    """Frames of a folder or video by index (one sequential pass over a video), resized
-    with INTER_AREA to `size` as they are read, or native when `size` is None."""
+def read_reference(source: pathlib.Path, indices: Sequence[int], size: Size,
+                   workers: Optional[int] = None) -> Dict[int, np.ndarray]:
+    """Reference frames by index, from a frame folder or a video, resized with INTER_AREA
+    (from native resolution, no crop) to `size` as they are read, or native when `size`
+    is None. A folder is decoded and resized on `workers` threads (None: the frames
+    module's default); a video is decoded in one sequential pass, its kept frames resized
+    on the threads. The frames do not depend on `workers`."""
     wanted = sorted(set(indices))
     if source.is_dir():
         files = frames_lib.list_frame_files(source)
@@ -30,13 +32,10 @@ def read_reference(source: pathlib.Path, indices: Sequence[int],
             if not 0 <= i < len(files):
                 raise frames_lib.FrameInputError(
                     source, f"reference frame {i}", f"only {len(files)} frames")
-        native = (frames_lib.read_image(files[i]) for i in wanted)
+        frames = frames_lib.read_frame_files([files[i] for i in wanted], size, workers)
     else:
-        native = iter(frames_lib.read_video_frames(source, wanted))
-    if size is None:
-        return dict(zip(wanted, native))
-    return {i: cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-            for i, frame in zip(wanted, native)}
+        frames = frames_lib.read_video_frames(source, wanted, size, workers)
+    return dict(zip(wanted, frames))
 
 
 class ReferenceFrames:

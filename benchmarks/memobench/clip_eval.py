@@ -9,7 +9,6 @@ ids (the 0-100 composites exactly as the CSV row computes them).
 """
 
 import dataclasses
-import hashlib
 import pathlib
 import time
 
@@ -34,12 +33,7 @@ SECONDS = sample_loop.SECONDS
 
 def input_digest(source: pathlib.Path) -> str:
     """sha256 over the clip's generated files, in frame order (or the video's bytes)."""
-    digest = hashlib.sha256()
-    paths = frames_lib.list_frame_files(source) if source.is_dir() else [source]
-    for path in paths:
-        digest.update(path.name.encode() + b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    return frames_lib.source_digest(source)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,8 +63,9 @@ def ground_truth(clip: GeneratedClip, rows, data_root: pathlib.Path) -> GroundTr
 def load(clip: GeneratedClip, rows, data_root: pathlib.Path, max_side: int) -> Loaded:
     """Reads one clip's inputs; raises InputError/FrameInputError for unusable ones."""
     gt = ground_truth(clip, rows, data_root)
-    digest = input_digest(clip.source)
-    return Loaded(gt, frames_lib.load_frames(clip.source, max_side=max_side), digest)
+    # Each generated file is read once, for its frame and the clip's digest.
+    frames, digest = frames_lib.load_frames_and_digest(clip.source, max_side=max_side)
+    return Loaded(gt, frames, digest)
 
 
 def context(clip: GeneratedClip, loaded: Loaded, sample_step: int) -> family_lib.ClipContext:

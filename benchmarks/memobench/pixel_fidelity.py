@@ -12,9 +12,9 @@ phases is scored once. The arithmetic is the official code's (metrics/pixel).
 import pathlib
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-import cv2
 import numpy as np
 
+from benchmarks.common import sample_context
 from metrics.pixel import fidelity
 from metrics.video import frames as frames_lib
 from metrics.video import sampling
@@ -39,47 +39,39 @@ def phase_pairs(phases: Dict[str, Tuple[int, int, int, int]]) -> Dict[str, List[
     return pairs
 
 
-def read_gt_frames(source: pathlib.Path, indices: Sequence[int],
-                   size: Tuple[int, int]) -> Dict[int, np.ndarray]:
-    """GT frames by index, from a frame folder or a video, resized to `size` (w, h).
-
-    The resize is run_eval.py's (INTER_AREA from native resolution, no crop), done once
-    per GT frame as it is read, so only generated-size frames are kept in memory.
-    """
-    wanted = sorted(set(indices))
-    if source.is_dir():
-        files = frames_lib.list_frame_files(source)
-        for i in wanted:
-            if not 0 <= i < len(files):
-                raise frames_lib.FrameInputError(
-                    source, f"GT frame {i}", f"only {len(files)} frames")
-        native = (frames_lib.read_image(files[i]) for i in wanted)
-    else:
-        native = iter(frames_lib.read_video_frames(source, wanted))
-    return {i: cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-            for i, frame in zip(wanted, native)}
+def read_gt_frames(source: pathlib.Path, indices: Sequence[int], size: Tuple[int, int],
+                   workers: Optional[int] = None) -> Dict[int, np.ndarray]:
+    """GT frames by index resized to `size` (w, h) as run_eval.py resizes them (INTER_AREA
+    from native resolution, no crop), once per frame as it is read, so only generated-
+    size frames are kept in memory (benchmarks/common/sample_context.read_reference)."""
+    return sample_context.read_reference(source, indices, size, workers)
 
 
 def phase_fidelity(gen_frames: np.ndarray, gt_source: pathlib.Path,
                    phases: Dict[str, Tuple[int, int, int, int]],
                    decimals: Optional[int] = 4,
                    lpips_fn: Optional[Callable] = None,
+                   workers: Optional[int] = None,
                    read_gt: Callable = None) -> Dict[str, Dict[str, float]]:
     """{phase: {"PSNR": x, "SSIM": y[, "LPIPS": z]}}, as run_eval.py's GT_{phase}_* columns.
 
     `lpips_fn(gt_frames, gen_frames) -> distances` scores pairs of equal-size BGR frames
     (LPIPS is left out without it). Values are rounded to `decimals` (run_eval.py: 4);
-    None keeps full precision. `read_gt(source, indices, size)` reads the GT frames
-    (default read_gt_frames; the engine passes its shared reference frames).
+    None keeps full precision. `workers` threads read the GT and score the pairs (None:
+    the frames module's default); the values do not depend on it. `read_gt(source,
+    indices, size)` reads the GT frames (default read_gt_frames; the engine passes its
+    shared reference frames).
     """
+    workers = frames_lib.default_workers() if workers is None else workers
     pairs = phase_pairs(phases)
     unique = sorted({pair for plist in pairs.values() for pair in plist})
     height, width = gen_frames.shape[1:3]
-    gt_frames = (read_gt or read_gt_frames)(gt_source, [gt for _, gt in unique],
-                                            (width, height))
+    wanted = [gt for _, gt in unique]
+    gt_frames = (read_gt(gt_source, wanted, (width, height)) if read_gt is not None
+                 else read_gt_frames(gt_source, wanted, (width, height), workers))
     gt_list = [gt_frames[gt] for _, gt in unique]
     gen_list = [gen_frames[gen] for gen, _ in unique]
-    psnrs, ssims = fidelity.per_pair_pixel_fidelity(gt_list, gen_list)
+    psnrs, ssims = fidelity.per_pair_pixel_fidelity(gt_list, gen_list, workers)
     per_pair = {"PSNR": dict(zip(unique, psnrs)), "SSIM": dict(zip(unique, ssims))}
     if lpips_fn is not None:
         per_pair["LPIPS"] = dict(zip(unique, lpips_fn(gt_list, gen_list)))

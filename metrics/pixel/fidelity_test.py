@@ -96,3 +96,19 @@ def test_bad_frames():
 
 if __name__ == "__main__":
     raise SystemExit(pytest.main([__file__, "-q"]))
+
+
+def test_workers_do_not_change_values_or_errors():
+    gt = _frames(9, (60, 80, 3), seed=4)
+    gen = [np.clip(f.astype(int) - 7, 0, 255).astype(np.uint8) for f in _frames(9, (30, 40, 3), 5)]
+    want = fidelity.per_pair_pixel_fidelity(gt, gen)
+    for workers in (2, 4, 16):
+        assert fidelity.per_pair_pixel_fidelity(gt, gen, workers=workers) == want
+    bad = list(gen)
+    bad[6] = np.zeros((30, 40), np.uint8)
+    for workers in (1, 4):
+        with pytest.raises(ValueError, match="generated frames must be"):
+            fidelity.per_pair_pixel_fidelity(gt, bad, workers=workers)
+    for workers in (0, -2, 1.5, True):
+        with pytest.raises(ValueError, match="workers"):
+            fidelity.per_pair_pixel_fidelity(gt, gen, workers=workers)

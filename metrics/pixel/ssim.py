@@ -4,6 +4,8 @@ Local statistics use an 11x11 Gaussian window (sigma 1.5) computed with
 `cv2.GaussianBlur` in float32 and OpenCV's default (reflect-101) border.
 """
 
+import threading
+
 import cv2
 import numpy as np
 
@@ -12,11 +14,31 @@ _C2 = (0.03 * 255) ** 2
 _WINDOW = (11, 11)
 _SIGMA = 1.5
 _EPS = 1e-8
+_scratch = threading.local()
 
 
-def _blur(x):
-    """Gaussian-weighted local mean with the official window and border."""
-    return cv2.GaussianBlur(x, _WINDOW, _SIGMA)
+def _blur(x, out=None):
+    """Gaussian-weighted local mean with the official window and border (into `out`)."""
+    if out is None:
+        return cv2.GaussianBlur(x, _WINDOW, _SIGMA)
+    got = cv2.GaussianBlur(x, _WINDOW, _SIGMA, dst=out)
+    if not np.shares_memory(got, out):  # OpenCV chose another buffer
+        out[...] = got
+    return out
+
+
+def _buffers(shape, count):
+    """`count` float32 scratch arrays of `shape`, kept per thread and reused.
+
+    Reusing them spares each pair ~10 fresh frame-sized allocations (and their page
+    faults); every caller overwrites a buffer before reading it.
+    """
+    key = (tuple(shape), count)
+    cached = getattr(_scratch, "buffers", None)
+    if cached is None or cached[0] != key:
+        cached = (key, [np.empty(shape, np.float32) for _ in range(count)])
+        _scratch.buffers = cached
+    return cached[1]
 
 
 def _check_pair(a, b, ndim):
@@ -47,19 +69,45 @@ def structural_similarity_gray(a, b):
         ValueError: If the images are not same-shape (H, W) uint8 arrays.
     """
     _check_pair(a, b, ndim=2)
-    a = a.astype(np.float32)
-    b = b.astype(np.float32)
-    mu_a = _blur(a)
-    mu_b = _blur(b)
-    mu_a2 = mu_a ** 2
-    mu_b2 = mu_b ** 2
-    mu_ab = mu_a * mu_b
-    sig_a2 = _blur(a ** 2) - mu_a2
-    sig_b2 = _blur(b ** 2) - mu_b2
-    sig_ab = _blur(a * b) - mu_ab
-    num = (2 * mu_ab + _C1) * (2 * sig_ab + _C2)
-    den = (mu_a2 + mu_b2 + _C1) * (sig_a2 + sig_b2 + _C2)
-    return float(np.mean(num / (den + _EPS)))
+    return _ssim_float32(a, b)
+
+
+def _ssim_float32(a, b):
+    """The official SSIM map mean, operation for operation, in reused buffers.
+
+    Each float32 operation and its order is the official code's
+    ((2*mu_ab + C1) * (2*sig_ab + C2)) / ((mu_a2 + mu_b2 + C1) * (sig_a2 + sig_b2 + C2)
+    + eps); working in place in per-thread buffers only saves allocations and page
+    faults, so the result is bit-identical. `a` and `b` are uint8 or float32.
+    """
+    fa, fb, mu_a, mu_b, tmp, sig_a2, sig_b2, sig_ab, mu_a2, mu_b2 = _buffers(a.shape, 10)
+    np.copyto(fa, a)                          # a.astype(np.float32)
+    np.copyto(fb, b)
+    _blur(fa, mu_a)
+    _blur(fb, mu_b)
+    _blur(np.multiply(fa, fa, out=tmp), sig_a2)   # blur(a**2); a**2 is a*a
+    _blur(np.multiply(fb, fb, out=tmp), sig_b2)
+    _blur(np.multiply(fa, fb, out=tmp), sig_ab)
+    np.multiply(mu_a, mu_a, out=mu_a2)
+    np.multiply(mu_b, mu_b, out=mu_b2)
+    mu_ab = np.multiply(mu_a, mu_b, out=mu_a)   # mu_a is not needed after this
+    sig_a2 -= mu_a2
+    sig_b2 -= mu_b2
+    sig_ab -= mu_ab
+    num = np.multiply(mu_ab, 2, out=tmp)
+    num += _C1
+    sig_ab *= 2
+    sig_ab += _C2
+    num *= sig_ab
+    den = mu_a2
+    den += mu_b2
+    den += _C1
+    sig_a2 += sig_b2
+    sig_a2 += _C2
+    den *= sig_a2
+    den += _EPS
+    num /= den
+    return float(np.mean(num))
 
 
 def structural_similarity_bgr(a, b):

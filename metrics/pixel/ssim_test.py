@@ -172,3 +172,32 @@ def test_bad_inputs(func, a, b):
 
 if __name__ == "__main__":
     raise SystemExit(pytest.main([__file__, "-q"]))
+
+
+def _official_float32_ssim(a, b):
+    """MemoBench reference_fidelity._ssim_gray, transcribed (the numbers to keep)."""
+    a = a.astype(np.float32)
+    b = b.astype(np.float32)
+    c1 = (0.01 * 255) ** 2
+    c2 = (0.03 * 255) ** 2
+    mu_a = cv2.GaussianBlur(a, (11, 11), 1.5)
+    mu_b = cv2.GaussianBlur(b, (11, 11), 1.5)
+    mu_a2, mu_b2, mu_ab = mu_a ** 2, mu_b ** 2, mu_a * mu_b
+    sig_a2 = cv2.GaussianBlur(a ** 2, (11, 11), 1.5) - mu_a2
+    sig_b2 = cv2.GaussianBlur(b ** 2, (11, 11), 1.5) - mu_b2
+    sig_ab = cv2.GaussianBlur(a * b, (11, 11), 1.5) - mu_ab
+    num = (2 * mu_ab + c1) * (2 * sig_ab + c2)
+    den = (mu_a2 + mu_b2 + c1) * (sig_a2 + sig_b2 + c2)
+    return float(np.mean(num / (den + 1e-8)))
+
+
+@pytest.mark.parametrize("shape", [(7, 9), (64, 80), (369, 640)])
+@pytest.mark.parametrize("noise", [0, 3, 40])
+def test_bit_identical_to_official_float32_code(shape, noise):
+    rng = np.random.default_rng(shape[0] + noise)
+    h, w = shape
+    base = np.add.outer(np.linspace(0, 200, h), np.linspace(0, 50, w))
+    a = np.clip(base + rng.normal(0, 15, shape), 0, 255).astype(np.uint8)
+    b = np.clip(a + rng.normal(0, noise + 1e-9, shape), 0, 255).astype(np.uint8)
+    for x, y in ((a, b), (b, a), (a, a), (rng.integers(0, 256, shape, dtype=np.uint8), b)):
+        assert structural_similarity_gray(x, y) == _official_float32_ssim(x, y)

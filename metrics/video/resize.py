@@ -45,12 +45,31 @@ def resize_max_side(frame, max_side):
     check_max_side(max_side)
     if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3):
         raise ValueError("frame must be an (H, W) or (H, W, C) numpy array")
-    h, w = frame.shape[:2]
+    size = max_side_size(frame.shape, max_side)
+    if size is None:
+        return frame
+    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+
+
+def max_side_size(shape, max_side):
+    """The (width, height) resize_max_side would resize a frame of `shape` to.
+
+    Args:
+        shape: The frame's shape, (H, W) or (H, W, C).
+        max_side: Positive int (not checked here).
+
+    Returns:
+        (new_w, new_h), or None when the frame is kept as it is.
+
+    Raises:
+        ValueError: If a side is zero, or the rule would make one zero.
+    """
+    h, w = shape[:2]
     if h == 0 or w == 0:
-        raise ValueError(f"frame has an empty side: shape {frame.shape}")
+        raise ValueError(f"frame has an empty side: shape {tuple(shape)}")
     m = max(h, w)
     if m <= max_side:
-        return frame
+        return None
     s = max_side / float(m)
     new_w = int(round(w * s))
     new_h = int(round(h * s))
@@ -59,4 +78,4 @@ def resize_max_side(frame, max_side):
             f"resizing a {w}x{h} frame to max side {max_side} gives a "
             f"zero-sized {new_w}x{new_h} frame"
         )
-    return cv2.resize(frame, (new_w, new_h), interpolation=cv2.INTER_AREA)
+    return new_w, new_h

@@ -90,3 +90,20 @@ def test_bad_frames():
 
 if __name__ == "__main__":
     raise SystemExit(pytest.main([__file__, "-q"]))
+
+
+def test_max_side_size_is_the_size_resize_max_side_gives():
+    from metrics.video.resize import max_side_size
+    for shape, max_side in (((480, 832, 3), 640), ((720, 1280), 640), ((5, 7), 3),
+                            ((369, 640, 3), 640), ((10, 10), 640)):
+        frame = np.zeros(shape, np.uint8)
+        size = max_side_size(shape, max_side)
+        out = resize_max_side(frame, max_side)
+        if size is None:
+            assert out is frame
+        else:
+            assert out.shape[:2] == (size[1], size[0])
+    with pytest.raises(ValueError, match="zero-sized"):
+        max_side_size((1, 300), 100)
+    with pytest.raises(ValueError, match="empty side"):
+        max_side_size((0, 3), 100)
