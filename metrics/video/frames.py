@@ -7,7 +7,6 @@ frames (and digests) never depend on the number of workers.
 
 import concurrent.futures
 import hashlib
-import operator
 import os
 import pathlib
 import re
@@ -15,38 +14,16 @@ import re
 import cv2
 import numpy as np
 
-from metrics.video.resize import check_max_side, max_side_size, resize_max_side
+from metrics.video.frame_errors import (  # noqa: F401  (re-exported: the frames API)
+    MAX_DEFAULT_WORKERS, VIDEO_EXTENSIONS, WORKERS_ENV, FrameInputError, check_workers,
+    default_workers, resize_area)
+from metrics.video.resize import check_max_side, max_side_size
+from metrics.video.video_files import (  # noqa: F401  (re-exported: the frames API)
+    decode_video, read_video_frames, video_frame_count)
 
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg")
-VIDEO_EXTENSIONS = (".mp4", ".avi", ".mov", ".mkv")
 
 _DIGIT_RUN = re.compile(r"[0-9]+")
-
-WORKERS_ENV = "WORLDEVAL_DECODE_WORKERS"
-MAX_DEFAULT_WORKERS = 8
-
-
-class FrameInputError(ValueError):
-    """A frame source is missing, malformed or unreadable.
-
-    Attributes:
-        path: The offending file or folder.
-        expected: What the source should have been.
-        found: What was found instead, or None.
-    """
-
-    def __init__(self, path, expected, found=None):
-        self.path = path
-        self.expected = expected
-        self.found = found
-        message = f"{path}: expected {expected}"
-        if found is not None:
-            message += f", found {found}"
-        super().__init__(message.replace("\r", " ").replace("\n", " "))
-
-    def __reduce__(self):
-        return (type(self), (self.path, self.expected, self.found))
-
 
 def _frame_number(path):
     """Returns the integer of the last run of digits in the file stem."""
@@ -122,34 +99,6 @@ def read_image(path):
     return image
 
 
-def default_workers():
-    """Decode threads when none are asked for: $WORLDEVAL_DECODE_WORKERS, else
-    min(8, os.cpu_count()).
-
-    Raises:
-        ValueError: If the environment variable is set but not a positive int.
-    """
-    value = os.environ.get(WORKERS_ENV, "").strip()
-    if value:
-        try:
-            workers = int(value)
-        except ValueError:
-            workers = 0
-        if workers <= 0:
-            raise ValueError(f"{WORKERS_ENV} must be a positive int, got {value!r}")
-        return workers
-    return max(1, min(MAX_DEFAULT_WORKERS, os.cpu_count() or 1))
-
-
-def _check_workers(workers):
-    """Returns workers (default_workers() for None); ValueError unless a positive int."""
-    if workers is None:
-        return default_workers()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers <= 0:
-        raise ValueError(f"workers must be a positive int, got {workers!r}")
-    return workers
-
-
 def decode_image(data, path):
     """Decodes encoded PNG/JPEG bytes exactly as `read_image` reads the file.
 
@@ -202,7 +151,7 @@ def _decode_folder(folder, max_side, workers, digest):
     """
     if max_side is not None:
         check_max_side(max_side)
-    workers = _check_workers(workers)
+    workers = check_workers(workers)
     paths = list_frame_files(folder)
     keep = digest is not None
     first = _read_bytes(paths[0])
@@ -262,11 +211,11 @@ def read_frame_files(paths, size=None, workers=None):
         ValueError: If workers is not a positive int.
     """
     paths = list(paths)
-    workers = _check_workers(workers)
+    workers = check_workers(workers)
 
     def one(path):
         frame = read_image(path)
-        return frame if size is None else _resize_area(frame, size)
+        return frame if size is None else resize_area(frame, size)
 
     if workers == 1 or len(paths) <= 1:
         return [one(path) for path in paths]
@@ -297,164 +246,6 @@ def read_frame_folder(folder, max_side=None, workers=None):
         ValueError: If max_side or workers is given and not a positive int.
     """
     return _decode_folder(folder, max_side, workers, None)
-
-
-def _open_video(path, expected):
-    """Opens a video, raising FrameInputError if it is missing or unopenable."""
-    path = pathlib.Path(path)
-    if not path.is_file():
-        raise FrameInputError(path, expected, "no such file")
-    capture = cv2.VideoCapture(os.fspath(path))
-    if not capture.isOpened():
-        capture.release()
-        raise FrameInputError(path, expected, "a file OpenCV cannot open")
-    return capture
-
-
-def video_frame_count(path):
-    """Returns a video's `cv2.CAP_PROP_FRAME_COUNT`, as the official code does.
-
-    The container's count can differ from the number of decodable frames.
-
-    Args:
-        path: Video file path.
-
-    Returns:
-        Positive frame count.
-
-    Raises:
-        FrameInputError: If the file is missing, unopenable or empty.
-    """
-    expected = "a video with a positive frame count"
-    capture = _open_video(path, expected)
-    try:
-        count = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
-    finally:
-        capture.release()
-    if count <= 0:
-        raise FrameInputError(path, expected, f"frame count {count}")
-    return count
-
-
-def decode_video(path, max_side=None):
-    """Decodes every frame of a video, in order.
-
-    Args:
-        path: Video file path.
-        max_side: If given, each frame is shrunk with resize_max_side.
-
-    Returns:
-        Array of shape (N, H, W, 3) and dtype uint8, BGR.
-
-    Raises:
-        FrameInputError: If the file is missing, unopenable or no frame
-            decodes.
-        ValueError: If max_side is not None and not a positive int.
-    """
-    if max_side is not None:
-        check_max_side(max_side)
-    expected = "a decodable video (mp4)"
-    capture = _open_video(path, expected)
-    frames = []
-    try:
-        while True:
-            ok, frame = capture.read()
-            if not ok or frame is None:
-                break
-            if max_side is not None:
-                frame = resize_max_side(frame, max_side)
-            frames.append(frame)
-    finally:
-        capture.release()
-    if not frames:
-        raise FrameInputError(path, expected, "no decodable frames")
-    return np.stack(frames)
-
-
-def _frame_index(index):
-    """Returns index as a non-negative Python int, else raises ValueError."""
-    try:
-        value = None if isinstance(index, bool) else operator.index(index)
-    except TypeError:
-        value = None
-    if value is None or value < 0:
-        raise ValueError(f"frame index must be an int >= 0, got {index!r}")
-    return value
-
-
-def read_video_frames(path, indices, size=None, workers=1):
-    """Returns frames at the given 0-based indices, native or resized to `size`.
-
-    The video is decoded once, sequentially, keeping only the requested
-    frames; seeking is avoided because it is inexact for some codecs. With
-    `size`, each kept frame is resized with cv2.INTER_AREA (from native
-    resolution, no crop) on `workers` threads while decoding goes on.
-
-    Args:
-        path: Video file path.
-        indices: Frame indices, in any order, possibly repeated.
-        size: If given, (width, height) of the returned frames.
-        workers: Resize threads (only used with `size`; None: default_workers()).
-
-    Returns:
-        (H, W, 3) uint8 BGR arrays, one (a separate copy) per index given.
-
-    Raises:
-        ValueError: If an index is not a non-negative int, or workers is not a
-            positive int.
-        FrameInputError: If the video cannot be opened or an index is not
-            below the number of decodable frames.
-    """
-    wanted = [_frame_index(index) for index in indices]
-    workers = _check_workers(workers)
-    pool = None
-    if size is not None and workers > 1 and len(set(wanted)) > 1:
-        pool = concurrent.futures.ThreadPoolExecutor(
-            max_workers=min(workers, len(set(wanted))), thread_name_prefix="frame-resize")
-
-    def keep(frame):
-        if size is None:
-            return frame
-        if pool is None:
-            return _resize_area(frame, size)
-        return pool.submit(_resize_area, frame, size)
-
-    try:
-        capture = _open_video(path, "a decodable video (mp4)")
-        needed = set(wanted)
-        last = max(needed, default=-1)
-        kept = {}
-        decoded = 0
-        try:
-            while decoded <= last:
-                if not capture.grab():
-                    break
-                if decoded in needed:
-                    ok, frame = capture.retrieve()
-                    if not ok or frame is None:
-                        break
-                    kept[decoded] = keep(frame)
-                decoded += 1
-        finally:
-            capture.release()
-        if decoded <= last:
-            missing = min(i for i in needed if i >= decoded)
-            raise FrameInputError(
-                path,
-                f"a video with a frame at index {missing}",
-                f"only {decoded} decodable frames",
-            )
-        if pool is not None:
-            kept = {i: future.result() for i, future in kept.items()}
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
-    return [kept[i].copy() for i in wanted]
-
-
-def _resize_area(frame, size):
-    """cv2.INTER_AREA resize to (width, height), as run_eval.py resizes GT frames."""
-    return cv2.resize(frame, tuple(size), interpolation=cv2.INTER_AREA)
 
 
 def _frame_source(source):

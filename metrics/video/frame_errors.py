@@ -1,0 +1,64 @@
+"""What frame readers share: the input error, the decode-thread count, INTER_AREA resizes."""
+
+import os
+
+import cv2
+
+VIDEO_EXTENSIONS = (".mp4", ".avi", ".mov", ".mkv")
+WORKERS_ENV = "WORLDEVAL_DECODE_WORKERS"
+MAX_DEFAULT_WORKERS = 8
+
+
+class FrameInputError(ValueError):
+    """A frame source is missing, malformed or unreadable.
+
+    Attributes:
+        path: The offending file or folder.
+        expected: What the source should have been.
+        found: What was found instead, or None.
+    """
+
+    def __init__(self, path, expected, found=None):
+        self.path = path
+        self.expected = expected
+        self.found = found
+        message = f"{path}: expected {expected}"
+        if found is not None:
+            message += f", found {found}"
+        super().__init__(message.replace("\r", " ").replace("\n", " "))
+
+    def __reduce__(self):
+        return (type(self), (self.path, self.expected, self.found))
+
+
+def default_workers():
+    """Decode threads when none are asked for: $WORLDEVAL_DECODE_WORKERS, else
+    min(8, os.cpu_count()).
+
+    Raises:
+        ValueError: If the environment variable is set but not a positive int.
+    """
+    value = os.environ.get(WORKERS_ENV, "").strip()
+    if value:
+        try:
+            workers = int(value)
+        except ValueError:
+            workers = 0
+        if workers <= 0:
+            raise ValueError(f"{WORKERS_ENV} must be a positive int, got {value!r}")
+        return workers
+    return max(1, min(MAX_DEFAULT_WORKERS, os.cpu_count() or 1))
+
+
+def check_workers(workers):
+    """Returns workers (default_workers() for None); ValueError unless a positive int."""
+    if workers is None:
+        return default_workers()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers <= 0:
+        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    return workers
+
+
+def resize_area(frame, size):
+    """cv2.INTER_AREA resize to (width, height), as run_eval.py resizes GT frames."""
+    return cv2.resize(frame, tuple(size), interpolation=cv2.INTER_AREA)
