@@ -1,4 +1,5 @@
-"""Tests for metrics.clip.revisit: pair indices, clipping, mean, and the real tower path.
+"""Tests for benchmarks.memobench.step1.gt_revisit: pair indices, clipping, mean, and the real
+tower path (moved from metrics.clip.revisit, values unchanged).
 
 Pair indices are checked against a numpy transcription of run_eval's formulas;
 similarities against the in-memory tower run once per image (the official
@@ -11,10 +12,11 @@ import numpy as np
 import pytest
 import torch
 
+from benchmarks.memobench.step1 import gt_revisit as revisit
 from metrics.checkpoints import resolver
 from metrics.clip import random_models
 from metrics.clip import reference_transform
-from metrics.clip import revisit
+from metrics.clip import frame_similarity
 from metrics.clip import vision
 from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fixture)
 
@@ -23,9 +25,9 @@ from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fix
 def tower(tmp_path_factory):
     """(in-memory tower, loaded ClipVision) via the resolver, B/32-sized projection."""
     root = tmp_path_factory.mktemp("ckpt")
-    model = random_models.write_vision_snapshot(root / revisit.CLIP_VIT_B32.name,
+    model = random_models.write_vision_snapshot(root / frame_similarity.CLIP_VIT_B32.name,
                                                 projection_dim=512, seed=11)
-    spec = dataclasses.replace(revisit.CLIP_VIT_B32, hf_repo="example/not-on-the-hub")
+    spec = dataclasses.replace(frame_similarity.CLIP_VIT_B32, hf_repo="example/not-on-the-hub")
     found = resolver.resolve(spec, checkpoint_dir=str(root), offline=True)
     return model, vision.load_clip_vision(found.path, "cpu", activation="quick_gelu")
 
@@ -127,11 +129,6 @@ def test_gt_reader_must_return_three_frames(tower):
     gen = np.stack([_flat((10, 20, 30))] * 4)
     with pytest.raises(ValueError, match="returned 2 frames for 3 indices"):
         revisit.revisit_details(gen, lambda idx: [gen[0], gen[1]], 1, 1, 4, loaded)
-
-
-def test_spec_names_the_official_model():
-    assert revisit.CLIP_VIT_B32.hf_repo == "openai/clip-vit-base-patch32"
-    assert revisit.CLIP_VIT_B32.snapshot and revisit.CLIP_VIT_B32.name == "clip_vit_base_patch32"
 
 
 if __name__ == "__main__":
