@@ -1,10 +1,7 @@
 """Tests for metrics.clip.frame_similarity: per-pair CLIP cosines against a per-image reference."""
 
-import dataclasses
-
 import numpy as np
 import pytest
-import torch
 
 from metrics.clip import frame_similarity
 from metrics.clip import random_models
@@ -21,13 +18,6 @@ def tower(tmp_path_factory):
     return model, vision.load_clip_vision(root / "clip", "cpu", activation="quick_gelu")
 
 
-def _reference_embedding(model, frame):
-    pixels = torch.from_numpy(reference_transform.reference_pixels(frame))[None]
-    with torch.no_grad():
-        feature = model(pixel_values=pixels).image_embeds.float()[0]
-    return (feature / feature.norm()).numpy()
-
-
 def test_cosines_match_per_image_reference(tower):
     model, loaded = tower
     gen = np.stack([reference_transform.smooth_frame(48, 64, seed=i) for i in range(6)])
@@ -41,29 +31,14 @@ def test_cosines_match_per_image_reference(tower):
     pairs = [(9, 0), (2, 5), (2, 3)]
     got = frame_similarity.pair_similarities(gen, ref_at, pairs, loaded)
     assert calls == [[9, 2, 2]]
-    expected = [float(np.dot(_reference_embedding(model, ref[r]),
-                             _reference_embedding(model, gen[g]))) for r, g in pairs]
+    expected = [float(np.dot(random_models.reference_embedding(model, ref[r]),
+                             random_models.reference_embedding(model, gen[g]))) for r, g in pairs]
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
 
 
-class _MeanColour(torch.nn.Module):
-    """A stand-in tower: the embedding is the image's mean normalised colour."""
-
-    @dataclasses.dataclass
-    class Output:
-        image_embeds: torch.Tensor
-
-    def forward(self, pixel_values):
-        return self.Output(pixel_values.mean(dim=(2, 3)))
-
-
-def _flat(bgr):
-    return np.full((32, 32, 3), bgr, np.uint8)
-
-
 def test_negative_cosines_are_kept():
-    fake = vision.ClipVision(_MeanColour(), torch.device("cpu"), 224, "gelu")
-    dark, bright = _flat((0, 0, 0)), _flat((255, 255, 255))
+    fake = random_models.mean_colour_tower()
+    dark, bright = random_models.flat_frame((0, 0, 0)), random_models.flat_frame((255, 255, 255))
     gen = np.stack([dark, bright])
     got = frame_similarity.pair_similarities(gen, lambda idx: [bright] * len(idx),
                                              [(0, 0), (0, 1)], fake)
@@ -82,7 +57,7 @@ def test_no_pairs_calls_nothing():
 
 def test_bad_inputs_raise(tower):
     _, loaded = tower
-    gen = np.stack([_flat((10, 20, 30))] * 4)
+    gen = np.stack([random_models.flat_frame((10, 20, 30))] * 4)
     with pytest.raises(ValueError, match="returned 2 frames for 3 indices"):
         frame_similarity.pair_similarities(gen, lambda idx: [gen[0], gen[1]],
                                            [(0, 0), (1, 1), (2, 2)], loaded)

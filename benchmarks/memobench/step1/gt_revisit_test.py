@@ -10,13 +10,12 @@ import dataclasses
 
 import numpy as np
 import pytest
-import torch
 
 from benchmarks.memobench.step1 import gt_revisit as revisit
 from metrics.checkpoints import resolver
+from metrics.clip import frame_similarity
 from metrics.clip import random_models
 from metrics.clip import reference_transform
-from metrics.clip import frame_similarity
 from metrics.clip import vision
 from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fixture)
 
@@ -67,13 +66,6 @@ def test_pairs_reject_out_of_range(r, r_gt, num_frames, gt_total, match):
         revisit.revisit_pairs(r, r_gt, num_frames, gt_total)
 
 
-def _reference_embedding(model, frame):
-    pixels = torch.from_numpy(reference_transform.reference_pixels(frame))[None]
-    with torch.no_grad():
-        feature = model(pixel_values=pixels).image_embeds.float()[0]
-    return (feature / feature.norm()).numpy()
-
-
 def test_similarity_matches_per_pair_reference(tower):
     model, loaded = tower
     gen = np.stack([reference_transform.smooth_frame(48, 64, seed=i) for i in range(9)])
@@ -87,8 +79,8 @@ def test_similarity_matches_per_pair_reference(tower):
     result = revisit.revisit_details(gen, gt_frames_at, 3, 7, 20, loaded)
     assert calls == [[7, 13, 19]]
     assert result.pairs == [(7, 3), (13, 5), (19, 8)]
-    expected = [float(np.clip(np.dot(_reference_embedding(model, gt_video[g]),
-                                     _reference_embedding(model, gen[n])), 0.0, 1.0))
+    expected = [float(np.clip(np.dot(random_models.reference_embedding(model, gt_video[g]),
+                                     random_models.reference_embedding(model, gen[n])), 0.0, 1.0))
                 for g, n in result.pairs]
     np.testing.assert_allclose(result.similarities, expected, rtol=1e-5, atol=1e-6)
     assert result.score == round(float(np.mean(result.similarities)), 4)
@@ -96,24 +88,9 @@ def test_similarity_matches_per_pair_reference(tower):
     assert revisit.gt_revisit_similarity(gen, gt_frames_at, 3, 7, 20, loaded) == result.score
 
 
-class _MeanColour(torch.nn.Module):
-    """A stand-in tower: the embedding is the image's mean normalised colour."""
-
-    @dataclasses.dataclass
-    class Output:
-        image_embeds: torch.Tensor
-
-    def forward(self, pixel_values):
-        return self.Output(pixel_values.mean(dim=(2, 3)))
-
-
-def _flat(bgr):
-    return np.full((32, 32, 3), bgr, np.uint8)
-
-
 def test_negative_cosines_are_clipped_to_zero():
-    fake = vision.ClipVision(_MeanColour(), torch.device("cpu"), 224, "gelu")
-    dark, bright = _flat((0, 0, 0)), _flat((255, 255, 255))
+    fake = random_models.mean_colour_tower()
+    dark, bright = random_models.flat_frame((0, 0, 0)), random_models.flat_frame((255, 255, 255))
     gen = np.stack([dark, bright, bright])   # Generated frames 0, 1, 2.
     gt = {0: bright, 1: bright, 2: dark}      # GT frames 0, 1, 2.
     result = revisit.revisit_details(gen, lambda idx: [gt[i] for i in idx], 0, 0, 3, fake)
@@ -126,7 +103,7 @@ def test_negative_cosines_are_clipped_to_zero():
 
 def test_gt_reader_must_return_three_frames(tower):
     _, loaded = tower
-    gen = np.stack([_flat((10, 20, 30))] * 4)
+    gen = np.stack([random_models.flat_frame((10, 20, 30))] * 4)
     with pytest.raises(ValueError, match="returned 2 frames for 3 indices"):
         revisit.revisit_details(gen, lambda idx: [gen[0], gen[1]], 1, 1, 4, loaded)
 
