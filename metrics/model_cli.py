@@ -10,7 +10,6 @@ import json
 import sys
 from typing import Callable, Optional, Sequence, Tuple
 
-import numpy as np
 from absl import app
 from absl import flags
 
@@ -18,7 +17,6 @@ from metrics import cli_support
 from metrics import device as device_lib
 from metrics.checkpoints import resolver
 from metrics.video import frames as frames_lib
-from metrics.video import sampling
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,10 +73,9 @@ def keyframes(num_frames: int, h_value: Optional[int],
     defaulted = h_value is None or r_value is None
     h = num_frames // 3 if h_value is None else h_value
     r = 2 * num_frames // 3 if r_value is None else r_value
-    try:
-        sampling.phase_ranges(h, r, num_frames)
-    except ValueError as e:
-        raise ConfigError(f"--h_start/--r_start: {e}") from e
+    if not 0 <= h <= r <= num_frames - 1:
+        raise ConfigError(f"--h_start/--r_start: need 0 <= h <= r <= num_frames - 1, got h={h}, "
+                          f"r={r}, num_frames={num_frames}")
     return h, r, defaulted
 
 
@@ -120,16 +117,6 @@ def load_model(spec: resolver.CheckpointSpec, explicit: Optional[str], model_fla
         raise resolver.CheckpointUnavailable(
             f"{e}; fetch it with: {fetch_hint(spec, checkpoint_dir)}") from e
     return loaded, dev, checkpoint
-
-
-def pct(value: float) -> float:
-    """run_eval.py's `clip(x * 100, 0, 100).round(1)`."""
-    return float(np.round(np.clip(value * 100.0, 0.0, 100.0), 1))
-
-
-def blend_pct(mean: float, minimum: float) -> float:
-    """0.7 * mean_pct + 0.3 * min_pct on the rounded percentages (pct), 2 dp."""
-    return float(np.round(0.7 * pct(mean) + 0.3 * pct(minimum), 2))
 
 
 def clip_record(frames_value: str, clip, h: int, r: int, defaulted: bool, dev,

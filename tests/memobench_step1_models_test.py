@@ -29,12 +29,13 @@ from benchmarks.memobench import metric_specs
 from benchmarks.memobench import runner
 from benchmarks.memobench.step1 import prepare
 from benchmarks.memobench.step1 import formulas
+from benchmarks.memobench.step1 import gt_revisit
 from benchmarks.memobench.step1 import model_formulas
 from benchmarks.memobench.step1.prepare import Step1Settings
 from metrics.clip import aesthetic
 from metrics.clip import clipiqa
+from metrics.clip import frame_similarity
 from metrics.clip import random_models as clip_models
-from metrics.clip import revisit
 from metrics.clip import tiny_clipiqa
 from metrics.clip import vision
 from metrics.depth import depth_anything
@@ -72,7 +73,7 @@ def run(tmp_path_factory):
     tiny_clipiqa.write_rn50(ckpt / clipiqa.CLIP_RN50.name / clipiqa.CLIP_RN50.filename, seed=4)
     tiny_clipiqa.write_prompts(ckpt / clipiqa.CLIPIQA_PLUS_PROMPTS.name
                                / clipiqa.CLIPIQA_PLUS_PROMPTS.filename, seed=5)
-    clip_models.write_clip_snapshot(ckpt / revisit.CLIP_VIT_B32.name, projection_dim=512, seed=1)
+    clip_models.write_clip_snapshot(ckpt / frame_similarity.CLIP_VIT_B32.name, projection_dim=512, seed=1)
     depth_tiny.save_tiny_depth_anything(ckpt)
     image_reward_tiny.save_tiny_image_reward(ckpt)
 
@@ -182,10 +183,10 @@ def test_aesthetic_and_revisit_equal_the_metrics_called_directly(run):
     assert sample["metrics"]["raw:AestheticScore"] == pytest.approx(direct, abs=1e-4)
     assert sample["metrics"]["AestheticScore"] == sample["metrics"]["raw:AestheticScore"]
 
-    encoder = vision.load_clip_vision(ckpt / revisit.CLIP_VIT_B32.name, "cpu")
+    encoder = vision.load_clip_vision(ckpt / frame_similarity.CLIP_VIT_B32.name, "cpu")
     gt_dir = inputs.data_root / "Synthetic_processed" / "Barnyard" / "Barnyard_001" / "RGB1"
     files = frames_lib.list_frame_files(gt_dir)
-    value = revisit.gt_revisit_similarity(
+    value = gt_revisit.gt_revisit_similarity(
         frames, lambda idx: [frames_lib.read_image(files[i]) for i in idx], r,
         _r_gt(inputs),
         int(sample["diagnostics"]["gt_frames"]), encoder, "cpu")

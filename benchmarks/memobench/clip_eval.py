@@ -20,11 +20,11 @@ from benchmarks.common.errors import InputError
 from benchmarks.common.family import Prepared
 from benchmarks.memobench import dataset
 from benchmarks.memobench import eval_csv
+from benchmarks.memobench import keyframes
 from benchmarks.memobench.dataset import GroundTruth
 from benchmarks.memobench.generated import GeneratedClip
 from benchmarks.memobench.step1 import family as family_lib
 from metrics.video import frames as frames_lib
-from metrics.video import sampling
 from proto import scorecard_pb2
 
 RAW = eval_csv.RAW_KEY_PREFIX
@@ -71,7 +71,7 @@ def load(clip: GeneratedClip, rows, data_root: pathlib.Path, max_side: int) -> L
 def context(clip: GeneratedClip, loaded: Loaded, sample_step: int) -> family_lib.ClipContext:
     """What every Step 1 family reads of the clip: frames, phases, GT and GT frames."""
     gt = loaded.gt
-    h, r = sampling.map_keyframes(gt.h_gt, gt.r_gt, gt.gt_total, len(loaded.frames))
+    h, r = keyframes.map_keyframes(gt.h_gt, gt.r_gt, gt.gt_total, len(loaded.frames))
     return family_lib.ClipContext(
         sample_id=clip.clip_id, split=clip.split, frames=loaded.frames,
         reference=sample_context.ReferenceFrames(gt.source), h=h, r=r, gt=gt,

@@ -16,7 +16,7 @@ from metrics.camera import mapanything_poses
 from metrics.checkpoints import resolver
 from metrics.clip import aesthetic
 from metrics.clip import clipiqa
-from metrics.clip import revisit
+from metrics.clip import frame_similarity
 from metrics.depth import depth_anything
 from metrics.dinov2 import backbone
 from metrics.flow import raft
@@ -41,7 +41,7 @@ METRIC_CHECKPOINTS = {
     "CameraControllability": (mapanything_poses.MAPANYTHING_APACHE,),
     "VisualQuality": _AESTHETIC + (clipiqa.CLIP_RN50, clipiqa.CLIPIQA_PLUS_PROMPTS),
     "AestheticScore": _AESTHETIC,
-    "GTRevisitSim": (revisit.CLIP_VIT_B32,),
+    "GTRevisitSim": (frame_similarity.CLIP_VIT_B32,),
     "ImageRewardScore": (reward_model.IMAGE_REWARD, reward_model.MED_CONFIG,
                          reward_model.BERT_VOCAB),
     "ORS": (sam3_spec.SAM3,),

@@ -8,6 +8,7 @@ is: a state dict keyed `layers.N.weight/bias`.
 """
 
 import collections
+import dataclasses
 import pathlib
 
 import numpy as np
@@ -19,6 +20,8 @@ from transformers import CLIPVisionConfig
 from transformers import CLIPVisionModelWithProjection
 
 from metrics.clip import aesthetic
+from metrics.clip import reference_transform
+from metrics.clip import vision
 
 # Official head layout: nn.Sequential indices of the five Linear layers.
 HEAD_LINEAR_INDICES = (0, 2, 4, 6, 7)
@@ -95,3 +98,31 @@ def head_numpy(state, features: np.ndarray) -> np.ndarray:
         x = x @ weight.T + bias
     return x[:, 0]
 
+
+class _MeanColour(torch.nn.Module):
+    """A stand-in tower: the embedding is the image's mean normalised colour."""
+
+    @dataclasses.dataclass
+    class Output:
+        image_embeds: torch.Tensor
+
+    def forward(self, pixel_values):
+        return self.Output(pixel_values.mean(dim=(2, 3)))
+
+
+def mean_colour_tower() -> vision.ClipVision:
+    """A ClipVision whose embedding of an image is its mean normalised colour (CPU)."""
+    return vision.ClipVision(_MeanColour(), torch.device("cpu"), 224, "gelu")
+
+
+def flat_frame(bgr) -> np.ndarray:
+    """A 32x32 uint8 frame of one BGR colour."""
+    return np.full((32, 32, 3), bgr, np.uint8)
+
+
+def reference_embedding(model, frame) -> np.ndarray:
+    """The unit embedding of one BGR frame by an in-memory tower, on PIL/numpy pixels."""
+    pixels = torch.from_numpy(reference_transform.reference_pixels(frame))[None]
+    with torch.no_grad():
+        feature = model(pixel_values=pixels).image_embeds.float()[0]
+    return (feature / feature.norm()).numpy()

@@ -1,19 +1,19 @@
-"""Prints the depth consistency (GeoConsistencyMean/Min) of a clip's two keyframe spans.
+"""Prints the depth consistency (mean and min) of a clip's two keyframe spans.
 
 The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to
 --max_side (640, INTER_AREA, never upscaled); then 3 frames of the span V = (0, h)
 and 3 of R = (r, N-1) go through Depth Anything V2 Small and consecutive depth maps
-are compared (see metrics.depth.geo_consistency); Geo3DConsistency blends the two
-percentages (0.7 * mean + 0.3 * min). Without --h_start/--r_start the keyframes
-default to h = N//3 and r = 2N//3, which the output says: pass the clip's real
-keyframes (metrics.video.sampling.map_keyframes) for a benchmark's number.
+are compared (see metrics.depth.depth_consistency): the mean over the two spans of
+each span's mean pair cosine, and the minimum pair cosine. Without --h_start/--r_start
+the keyframes default to h = N//3 and r = 2N//3, which the output says: pass the
+clip's real keyframes (the benchmark maps them) for a benchmark's number.
 
 The weights are the Hugging Face snapshot depth-anything/Depth-Anything-V2-Small-hf
 (--checkpoint, a folder; --checkpoint_dir/depth_anything_v2_small; the hub cache;
 or a download unless --offline).
 
 Usage:
-  bazel run //metrics/depth:geo3d_consistency -- --frames=clip.mp4 --h_start=40 --r_start=90
+  bazel run //metrics/depth:depth_consistency -- --frames=clip.mp4 --h_start=40 --r_start=90
 
 Exit codes: 0 done; 2 bad input or configuration (unreadable clip, bad flag,
 keyframes out of range, weights unavailable: the message says how to fetch
@@ -28,7 +28,7 @@ from absl import flags
 from metrics import cli_support
 from metrics import model_cli
 from metrics.depth import depth_anything
-from metrics.depth import geo_consistency
+from metrics.depth import depth_consistency
 from metrics.video import frames as frames_lib
 
 _CLIP = model_cli.define_clip_flags()
@@ -49,9 +49,8 @@ def _keyframes(num_frames):
 
 def _record(result, clip, h, r, defaulted, device, checkpoint):
     return {
-        "GeoConsistencyMean": result.mean,
-        "GeoConsistencyMin": result.min,
-        "Geo3DConsistency": model_cli.blend_pct(result.mean, result.min),
+        "DepthConsistencyMean": result.mean,
+        "DepthConsistencyMin": result.min,
         "backend": depth_anything.BACKEND_NAME,
         **model_cli.clip_record(_FRAMES.value, clip, h, r, defaulted, device, checkpoint),
         "phases": [{"name": p.name, "start": p.start, "end": p.end, "indices": list(p.indices),
@@ -76,9 +75,8 @@ def format_text(record):
                      f"sampled {phase['indices']} -> mean {phase['mean']!r}, "
                      f"min {phase['min']!r}{note}")
     lines += [
-        f"GeoConsistencyMean: {record['GeoConsistencyMean']!r}",
-        f"GeoConsistencyMin:  {record['GeoConsistencyMin']!r}",
-        f"Geo3DConsistency:   {record['Geo3DConsistency']!r} (this clip alone)",
+        f"DepthConsistencyMean: {record['DepthConsistencyMean']!r}",
+        f"DepthConsistencyMin:  {record['DepthConsistencyMin']!r}",
     ]
     return "\n".join(lines)
 
@@ -90,7 +88,7 @@ def _evaluate():
         depth_anything.DEPTH_ANYTHING_V2_SMALL, _CHECKPOINT.value, _MODEL,
         depth_anything.load_depth_anything)
     spans = [("V", 0, h), ("R", r, len(clip) - 1)]
-    result = geo_consistency.depth_consistency_details(clip, spans, model, processor, device)
+    result = depth_consistency.depth_consistency_details(clip, spans, model, processor, device)
     return _record(result, clip, h, r, defaulted, device, checkpoint)
 
 

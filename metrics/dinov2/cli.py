@@ -1,19 +1,18 @@
-"""Prints the DINOv2 patch identity (ObjIdentityMean/Min) of a clip's last span vs frame 0.
+"""Prints the DINOv2 patch similarity (mean and min) of a clip's last span to frame 0.
 
 The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to
 --max_side (640, INTER_AREA, never upscaled); then 9 frames evenly spaced in
 (r, N-1) are compared with frame 0 through DINOv2 ViT-B/14 patch tokens (see
-metrics.dinov2.identity), and ObjIdentityConsistency blends the two percentages
-(0.7 * mean + 0.3 * min). Only r_start enters the metric; h_start is checked
+metrics.dinov2.identity). Only r_start enters the metric; h_start is checked
 against it. Without --h_start/--r_start the keyframes default to h = N//3 and
-r = 2N//3, which the output says: pass the clip's real keyframes
-(metrics.video.sampling.map_keyframes) for a benchmark's number.
+r = 2N//3, which the output says: pass the clip's real keyframes (the benchmark
+maps them) for a benchmark's number.
 
 The weights are the Hugging Face snapshot facebook/dinov2-base (--checkpoint, a
 folder; --checkpoint_dir/dinov2_base; the hub cache; or a download unless --offline).
 
 Usage:
-  bazel run //metrics/dinov2:object_identity -- --frames=clip.mp4 --h_start=40 --r_start=90
+  bazel run //metrics/dinov2:patch_similarity -- --frames=clip.mp4 --h_start=40 --r_start=90
 
 Exit codes: 0 done; 2 bad input or configuration (unreadable clip, bad flag,
 keyframes out of range, weights unavailable: the message says how to fetch
@@ -48,9 +47,8 @@ def _keyframes(num_frames):
 
 def _record(result, clip, h, r, defaulted, device, checkpoint):
     return {
-        "ObjIdentityMean": result.mean,
-        "ObjIdentityMin": result.min,
-        "ObjIdentityConsistency": model_cli.blend_pct(result.mean, result.min),
+        "PatchSimilarityMean": result.mean,
+        "PatchSimilarityMin": result.min,
         "backend": backbone.BACKEND_NAME,
         **model_cli.clip_record(_FRAMES.value, clip, h, r, defaulted, device, checkpoint),
         "anchor_index": identity.ANCHOR_INDEX,
@@ -70,9 +68,8 @@ def format_text(record):
         f"backend:                {record['backend']} on {record['device']}",
         f"checkpoint:             {model_cli.checkpoint_text(record['checkpoint'])}",
         f"sampled (vs frame 0):   {record['indices']}",
-        f"ObjIdentityMean:        {record['ObjIdentityMean']!r}",
-        f"ObjIdentityMin:         {record['ObjIdentityMin']!r}",
-        f"ObjIdentityConsistency: {record['ObjIdentityConsistency']!r} (this clip alone)",
+        f"PatchSimilarityMean:    {record['PatchSimilarityMean']!r}",
+        f"PatchSimilarityMin:     {record['PatchSimilarityMin']!r}",
     ])
 
 

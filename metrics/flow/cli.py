@@ -1,12 +1,11 @@
-"""Prints the flow warp-error smoothness (TemporalScore) of one clip's two keyframe spans.
+"""Prints the flow warp-error smoothness (WarpSmoothness) of one clip's two keyframe spans.
 
 The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to
 --max_side (640, INTER_AREA, never upscaled); then the spans V = (0, h) and
 R = (r, N-1), each only when it is at least 2 frames long, are scored with the
-warp error (see metrics.flow.warp_error), and TemporalScore is their mean, rounded
-to 4 dp. Without --h_start/--r_start the keyframes default to h = N//3 and
-r = 2N//3, which the output says: pass the clip's real keyframes
-(metrics.video.sampling.map_keyframes) for a benchmark's number.
+warp error (see metrics.flow.warp_error), and WarpSmoothness is their mean. Without
+--h_start/--r_start the keyframes default to h = N//3 and r = 2N//3, which the output
+says: pass the clip's real keyframes (the benchmark maps them) for a benchmark's number.
 
 --flow_backend=raft (default) is the official backend and needs the RAFT-large
 weights (--raft_checkpoint, --checkpoint_dir, the torch cache, or a download
@@ -14,8 +13,8 @@ unless --offline). --flow_backend=dis uses OpenCV DIS flow: no weights, NOT
 the official number.
 
 Usage:
-  bazel run //metrics/flow:motion_smoothness -- --frames=clip.mp4 --h_start=40 --r_start=90
-  bazel run //metrics/flow:motion_smoothness -- --frames=frames/ --flow_backend=dis --json
+  bazel run //metrics/flow:warp_smoothness -- --frames=clip.mp4 --h_start=40 --r_start=90
+  bazel run //metrics/flow:warp_smoothness -- --frames=frames/ --flow_backend=dis --json
 
 Exit codes: 0 done; 2 bad input or configuration (unreadable clip, bad flag,
 keyframes out of range, RAFT weights unavailable: the message says how to
@@ -76,7 +75,7 @@ def _flow_backend():
 
 def _record(result, clip, h, r, defaulted, flow_fn, device, checkpoint):
     return {
-        "TemporalScore": round(result.mean, 4),
+        "WarpSmoothness": result.mean,
         "backend": flow_fn.name,
         "official": flow_fn.official,
         **model_cli.clip_record(_FRAMES.value, clip, h, r, defaulted, device, checkpoint),
@@ -105,7 +104,7 @@ def format_text(record):
                      f"sampled {phase['indices']} -> score {phase['score']!r}{note}")
     if not record["phases"]:
         lines.append("phases:        none ran (needs h >= 2 or N-1-r >= 2)")
-    lines.append(f"TemporalScore: {record['TemporalScore']!r}")
+    lines.append(f"WarpSmoothness: {record['WarpSmoothness']!r}")
     return "\n".join(lines)
 
 

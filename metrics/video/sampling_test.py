@@ -14,53 +14,6 @@ def test_iter_indices():
         sampling.iter_indices(0, 10, 0, 20)
 
 
-@pytest.mark.parametrize(
-    "args, expected",
-    [
-        ((100, 200, 300, 81), (27, 54)),
-        ((5, 290, 300, 81), (2, 78)),
-        ((100, 101, 300, 81), (27, 29)),
-    ],
-)
-def test_map_keyframes_known_answers(args, expected):
-    got = sampling.map_keyframes(*args)
-    assert got == expected
-    assert all(type(v) is int for v in got)
-
-
-def test_map_keyframes_bankers_rounding():
-    # 5 / 10 * 9 == 4.5 exactly -> 4 (even); 7 / 10 * 9 == 6.3 -> 6.
-    assert sampling.map_keyframes(5, 7, 10, 9) == (4, 6)
-    # 15 / 20 * 30 == 22.5 -> 22; 17 / 20 * 30 == 25.5 -> 26.
-    assert sampling.map_keyframes(15, 17, 20, 30) == (22, 26)
-
-
-def test_map_keyframes_clamps():
-    assert sampling.map_keyframes(299, 299, 300, 81) == (77, 80)
-    assert sampling.map_keyframes(0, 0, 300, 6) == (2, 4)
-    assert sampling.map_keyframes(300, 300, 300, 6) == (2, 5)
-
-
-def test_map_keyframes_errors():
-    with pytest.raises(ValueError, match="gt_total"):
-        sampling.map_keyframes(1, 2, 0, 81)
-    with pytest.raises(ValueError, match="fewer than"):
-        sampling.map_keyframes(1, 2, 300, 5)
-
-
-def test_phase_ranges_share_boundaries():
-    ranges = sampling.phase_ranges(27, 54, 81)
-    assert ranges == {
-        "O": (0, 27), "H": (27, 54), "R": (54, 80), "ALL": (0, 80)
-    }
-    assert ranges["O"][1] == ranges["H"][0]
-    assert ranges["H"][1] == ranges["R"][0]
-    with pytest.raises(ValueError):
-        sampling.phase_ranges(30, 20, 81)
-    with pytest.raises(ValueError):
-        sampling.phase_ranges(2, 81, 81)
-
-
 def test_resample_gt_indices():
     assert sampling.resample_gt_indices(3, 9, 0) == []
     assert sampling.resample_gt_indices(3, 9, -2) == []

@@ -21,10 +21,10 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from benchmarks.memobench import dataset
+from benchmarks.memobench import keyframes as keyframes_lib
 from benchmarks.memobench import phase_sheets
 from benchmarks.memobench.generated import GeneratedClip
 from benchmarks.memobench.ors.metadata import MetadataRow
-from metrics.video import sampling
 
 _IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 
@@ -73,8 +73,8 @@ def gt_frame_count(data_root: pathlib.Path, split: str, clip_id: str) -> Optiona
 def r_start(keyframes: phase_sheets.PhaseRow, gt_frames: int, num_frames: int) -> int:
     """R keyframe in generated frames: map_keyframes, with upstream's clamps also for
     clips shorter than the 6 frames Step 1 requires (their R range may be empty)."""
-    if num_frames >= sampling.MIN_GENERATED_FRAMES:
-        return sampling.map_keyframes(keyframes.h_gt, keyframes.r_gt, gt_frames, num_frames)[1]
+    if num_frames >= keyframes_lib.MIN_GENERATED_FRAMES:
+        return keyframes_lib.map_keyframes(keyframes.h_gt, keyframes.r_gt, gt_frames, num_frames)[1]
     h = max(2, min(round(keyframes.h_gt / gt_frames * num_frames), num_frames - 4))
     return max(h + 2, min(round(keyframes.r_gt / gt_frames * num_frames), num_frames - 1))
 

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from benchmarks.memobench import dataset
+from benchmarks.memobench import keyframes
 from benchmarks.memobench import phase_sheets
 from benchmarks.memobench.generated import GeneratedClip
 from benchmarks.memobench.ors import clips
 from benchmarks.memobench.ors.metadata import MetadataRow
-from metrics.video import sampling
 
 
 def _touch(folder: pathlib.Path, names):
@@ -58,8 +58,8 @@ def _reference_r(h_gt, r_gt, gt_total, n):
 def test_r_start_matches_upstream(h_gt, r_gt, gt_total, n):
     row = phase_sheets.PhaseRow(h_gt, r_gt)
     assert clips.r_start(row, gt_total, n) == _reference_r(h_gt, r_gt, gt_total, n)
-    if n >= sampling.MIN_GENERATED_FRAMES:
-        assert clips.r_start(row, gt_total, n) == sampling.map_keyframes(h_gt, r_gt, gt_total, n)[1]
+    if n >= keyframes.MIN_GENERATED_FRAMES:
+        assert clips.r_start(row, gt_total, n) == keyframes.map_keyframes(h_gt, r_gt, gt_total, n)[1]
 
 
 def test_r_start_known_answers():

@@ -3,13 +3,13 @@ of which phase ObjIdentityConsistency (spec §4.3) and Geo3DConsistency (spec §
 and how the phases combine into the eval-CSV raw values.
 
 metrics.dinov2.identity computes DINOv2 patch identity of sampled frames against an
-anchor; metrics.depth.geo_consistency the depth consistency of frame spans. The phases
+anchor; metrics.depth.depth_consistency the depth consistency of frame spans. The phases
 are V (Visible) = (0, h) and R (Reappear) = (r, N-1), h and r the generated keyframes.
 """
 
 from typing import List, Tuple
 
-from metrics.depth import geo_consistency as depth_consistency
+from metrics.depth import depth_consistency
 from metrics.dinov2 import identity
 
 ANCHOR_INDEX = 0  # ObjIdentityConsistency compares the R frames with generated frame 0.

@@ -4,7 +4,7 @@ model metrics, and how their values combine (numbers pinned as before the move).
 import pytest
 
 from benchmarks.memobench.step1 import model_formulas
-from metrics.depth import geo_consistency
+from metrics.depth import depth_consistency
 from metrics.dinov2 import identity
 
 
@@ -44,12 +44,12 @@ def test_geo_consistency_combines_v_and_r(monkeypatch):
 
     def fake(frames, spans, model, processor, device):
         seen.append((len(frames), tuple(spans), model, processor, device))
-        v = geo_consistency.SpanDepthConsistency("V", 0, 6, (), (), 0.8, 0.7)
-        r = geo_consistency.SpanDepthConsistency("R", 10, 15, (), (), 0.61, 0.3)
-        mean, minimum = geo_consistency.combine_spans((v.mean, v.min), (r.mean, r.min))
-        return geo_consistency.DepthConsistencyResult(mean, minimum, (v, r))
+        v = depth_consistency.SpanDepthConsistency("V", 0, 6, (), (), 0.8, 0.7)
+        r = depth_consistency.SpanDepthConsistency("R", 10, 15, (), (), 0.61, 0.3)
+        mean, minimum = depth_consistency.combine_spans((v.mean, v.min), (r.mean, r.min))
+        return depth_consistency.DepthConsistencyResult(mean, minimum, (v, r))
 
-    monkeypatch.setattr(geo_consistency, "depth_consistency_details", fake)
+    monkeypatch.setattr(depth_consistency, "depth_consistency_details", fake)
     got = model_formulas.geo_consistency([None] * 16, 6, 10, "m", "p", "cpu")
     assert got == (round((0.8 + 0.61) / 2, 4), 0.3)
     assert seen == [(16, (("V", 0, 6), ("R", 10, 15)), "m", "p", "cpu")]

@@ -133,8 +133,10 @@ def visual_quality(settings, device) -> family.Family:
 
 
 def gt_revisit(settings, device) -> family.Family:
-    from metrics.clip import revisit, vision  # pylint: disable=import-outside-toplevel
-    found, ref = step1_checkpoints.resolve(revisit.CLIP_VIT_B32, settings, "GTRevisitSim")
+    from benchmarks.memobench.step1 import gt_revisit as revisit  # pylint: disable=import-outside-toplevel
+    from metrics.clip import frame_similarity, vision  # pylint: disable=import-outside-toplevel
+    found, ref = step1_checkpoints.resolve(frame_similarity.CLIP_VIT_B32, settings,
+                                           "GTRevisitSim")
     encoder = vision.load_clip_vision(found.path, device)
 
     def compute(ctx):

@@ -1,25 +1,24 @@
-"""Prints the CLIP ViT-B/32 similarity (GTRevisitSim) of a clip's last span to the reference.
+"""Prints the mean CLIP ViT-B/32 cosine similarity of generated frames to reference frames.
 
-The generated clip is shrunk to --max_side (640, INTER_AREA) as Step 1 does; the
-reference (ground truth: a frame folder or a video) is read at native size.
-Three R-phase pairs are compared (see metrics.clip.revisit). The GT frame count
-is the folder's image count or the video's CAP_PROP_FRAME_COUNT, as run_eval
-reads it (--gt_total overrides it, e.g. with a timestamps.txt line count).
-
---r_start is the R keyframe in the generated clip. Without it, it is mapped from
---h_start_gt/--r_start_gt with metrics.video.sampling.map_keyframes (needs --h_start_gt).
+The generated clip is shrunk to --max_side (640, INTER_AREA); the reference (a frame
+folder or a video) is read at native size (the CLIP transform resizes both). --pairs
+lists the (generated, reference) frame indices to compare, e.g. "12:17,16:23"; without
+it every generated frame i is compared with the reference frame at the same relative
+position, round(i * (M - 1) / (N - 1)) for M reference frames. Each pair's similarity
+is the cosine of the two unit CLIP embeddings (metrics.clip.frame_similarity); the
+number printed is their mean.
 
 Weights: the openai/clip-vit-base-patch32 snapshot (--clip_checkpoint, a folder
 with config.json and model.safetensors), else <--checkpoint_dir>/clip_vit_base_patch32/,
 the HF cache, or a download unless --offline. --clip_activation: see
-metrics.clip.vision (gelu = open_clip >= 2.29, the official setup today).
+metrics.clip.vision (gelu = open_clip >= 2.29).
 
 Usage:
-  bazel run //metrics/clip:gt_revisit -- --generated=gen.mp4 --reference=gt.mp4 \\
-      --r_start=60 --r_start_gt=220 --checkpoint_dir=~/ckpt --offline
+  bazel run //metrics/clip:frame_similarity -- --generated=gen.mp4 --reference=gt.mp4 \\
+      --pairs=60:220,70:260 --checkpoint_dir=~/ckpt --offline
 
 Exit codes: 0 done; 2 bad input or configuration (unreadable clip, bad flag,
-keyframes out of range, weights missing or unusable: the message holds the
+indices out of range, weights missing or unusable: the message holds the
 command that fetches them); 1 internal error.
 """
 
@@ -28,27 +27,22 @@ import pathlib
 import sys
 from typing import Optional, Sequence
 
+import numpy as np
 from absl import app
 from absl import flags
 
 from metrics import cli_support
 from metrics.clip import cli_common
-from metrics.clip import revisit
+from metrics.clip import frame_similarity
 from metrics.clip import vision
 from metrics.video import frames as frames_lib
 from metrics.video import sampling
 
 _GENERATED = flags.DEFINE_string("generated", None, "Generated clip: a frame folder or a video.")
-_REFERENCE = flags.DEFINE_string("reference", None, "GT clip: a frame folder or a video.")
-_R_START = flags.DEFINE_integer(
-    "r_start", None, "R keyframe in the generated clip. Default: mapped from the GT keyframes.",
-    lower_bound=0)
-_R_START_GT = flags.DEFINE_integer("r_start_gt", None, "R keyframe in the GT clip.",
-                                   lower_bound=0)
-_H_START_GT = flags.DEFINE_integer(
-    "h_start_gt", None, "H keyframe in the GT clip; only used to map --r_start.", lower_bound=0)
-_GT_TOTAL = flags.DEFINE_integer(
-    "gt_total", None, "GT frame count. Default: counted from --reference.", lower_bound=1)
+_REFERENCE = flags.DEFINE_string("reference", None, "Reference clip: a frame folder or a video.")
+_PAIRS = flags.DEFINE_string(
+    "pairs", None, "Comma-separated generated:reference frame index pairs, e.g. 12:17,16:23. "
+    "Default: each generated frame with the reference frame at the same relative position.")
 _MAX_SIDE = flags.DEFINE_integer(
     "max_side", 640, "Generated frames whose longer side exceeds this are shrunk first.",
     lower_bound=1)
@@ -65,7 +59,7 @@ _JSON = flags.DEFINE_boolean("json", False, "Print one JSON object instead of te
 
 
 def reference_reader(path: pathlib.Path):
-    """(frame count, gt_frames_at) for a GT frame folder or video, read at native size.
+    """(frame count, frames_at) for a reference frame folder or video, read at native size.
 
     Raises:
         frames_lib.FrameInputError: Missing, unreadable or of another type.
@@ -87,17 +81,28 @@ def reference_reader(path: pathlib.Path):
                                      "a file of another type" if path.exists() else "nothing")
 
 
-def _r_start(num_frames: int, gt_total: int):
-    """(r, derived) from the flags; raises cli_common.ConfigError."""
-    if _R_START.value is not None:
-        return _R_START.value, False
-    if _H_START_GT.value is None:
-        raise cli_common.ConfigError("pass --r_start, or --h_start_gt to map it from the GT")
-    try:
-        _, r = sampling.map_keyframes(_H_START_GT.value, _R_START_GT.value, gt_total, num_frames)
-    except ValueError as e:
-        raise cli_common.ConfigError(f"--h_start_gt/--r_start_gt: {e}") from e
-    return r, True
+def parse_pairs(value: Optional[str], num_frames: int, num_reference: int):
+    """(reference index, generated index) pairs from --pairs, or the default pairing.
+
+    Raises:
+        cli_common.ConfigError: Malformed, or an index out of range.
+    """
+    if value is None:
+        return [(ref, gen) for gen, ref in enumerate(
+            sampling.resample_gt_indices(0, num_reference - 1, num_frames))]
+    pairs = []
+    for item in value.split(","):
+        try:
+            gen, ref = (int(part) for part in item.split(":"))
+        except ValueError:
+            raise cli_common.ConfigError(
+                f"--pairs: expected generated:reference index pairs, got {item!r}") from None
+        if not (0 <= gen < num_frames and 0 <= ref < num_reference):
+            raise cli_common.ConfigError(
+                f"--pairs: {item} out of range for {num_frames} generated and "
+                f"{num_reference} reference frames")
+        pairs.append((ref, gen))
+    return pairs
 
 
 def _load_model(found, device) -> vision.ClipVision:
@@ -110,20 +115,19 @@ def _load_model(found, device) -> vision.ClipVision:
 def format_text(record) -> str:
     """Readable lines for a record built by main (no trailing newline)."""
     width, height = record["frame_size"]
-    derived = " (mapped with map_keyframes)" if record["r_start_derived"] else ""
     ckpt = record["checkpoint"]
     lines = [
-        f"generated:     {record['generated']} ({record['num_frames']} frames, {width}x{height})",
-        f"reference:     {record['reference']} ({record['gt_total']} frames)",
-        f"keyframes:     r_start={record['r_start']}{derived}, r_start_gt={record['r_start_gt']}",
-        f"backbone:      CLIP ViT-B/32 (transformers), activation "
+        f"generated:       {record['generated']} ({record['num_frames']} frames, "
+        f"{width}x{height})",
+        f"reference:       {record['reference']} ({record['reference_frames']} frames)",
+        f"backbone:        CLIP ViT-B/32 (transformers), activation "
         f"{record['clip_activation']}, on {record['device']}",
-        f"checkpoint:    {ckpt['path']} (sha256 {ckpt['sha256']}, {ckpt['source']})",
+        f"checkpoint:      {ckpt['path']} (sha256 {ckpt['sha256']}, {ckpt['source']})",
     ]
     for pair in record["pairs"]:
-        lines.append(f"pair:          gt {pair['gt_index']} vs generated {pair['gen_index']} "
-                     f"-> {pair['similarity']!r}")
-    lines.append(f"GTRevisitSim:  {record['GTRevisitSim']!r}")
+        lines.append(f"pair:            generated {pair['gen_index']} vs reference "
+                     f"{pair['reference_index']} -> {pair['similarity']!r}")
+    lines.append(f"FrameSimilarity: {record['FrameSimilarity']!r}")
     return "\n".join(lines)
 
 
@@ -133,37 +137,28 @@ def main(argv: Sequence[str]) -> Optional[int]:
                              exitcode=cli_support.EXIT_BAD_INPUT)
     try:
         device = cli_common.resolve_device(_DEVICE.value)
-        found = cli_common.resolve_checkpoint(revisit.CLIP_VIT_B32, _CLIP_CHECKPOINT.value,
-                                              _CHECKPOINT_DIR.value, _OFFLINE.value)
+        found = cli_common.resolve_checkpoint(frame_similarity.CLIP_VIT_B32,
+                                              _CLIP_CHECKPOINT.value, _CHECKPOINT_DIR.value,
+                                              _OFFLINE.value)
         gen = frames_lib.load_frames(cli_support.user_path(_GENERATED.value),
                                      max_side=_MAX_SIDE.value)
-        counted, gt_frames_at = reference_reader(cli_support.user_path(_REFERENCE.value))
-        gt_total = _GT_TOTAL.value or counted
-        r, derived = _r_start(len(gen), gt_total)
-        try:
-            revisit.revisit_pairs(  # Checked before the model loads.
-                r, _R_START_GT.value, len(gen), gt_total)
-        except ValueError as e:
-            raise cli_common.ConfigError(f"--r_start/--r_start_gt: {e}") from e
+        num_reference, reference_at = reference_reader(cli_support.user_path(_REFERENCE.value))
+        pairs = parse_pairs(_PAIRS.value, len(gen), num_reference)  # Before the model loads.
         model = _load_model(found, device)
-        result = revisit.revisit_details(gen, gt_frames_at, r, _R_START_GT.value, gt_total,
-                                         model)
+        similarities = frame_similarity.pair_similarities(gen, reference_at, pairs, model)
     except (cli_common.ConfigError, frames_lib.FrameInputError) as e:
         print(f"error: {cli_common.one_line(e)}", file=sys.stderr)
         return cli_support.EXIT_BAD_INPUT
     num_frames, height, width = gen.shape[:3]
     record = {
-        "GTRevisitSim": result.score,
+        "FrameSimilarity": float(np.mean(similarities)),
         "generated": _GENERATED.value,
         "reference": _REFERENCE.value,
         "num_frames": int(num_frames),
         "frame_size": [int(width), int(height)],
-        "gt_total": int(gt_total),
-        "r_start": int(r),
-        "r_start_gt": _R_START_GT.value,
-        "r_start_derived": derived,
-        "pairs": [{"gt_index": gt, "gen_index": gen_i, "similarity": sim}
-                  for (gt, gen_i), sim in zip(result.pairs, result.similarities)],
+        "reference_frames": int(num_reference),
+        "pairs": [{"gen_index": gen_i, "reference_index": ref, "similarity": sim}
+                  for (ref, gen_i), sim in zip(pairs, similarities)],
         "clip_activation": _CLIP_ACTIVATION.value,
         "device": str(device),
         "checkpoint": cli_common.checkpoint_record(found),
@@ -173,5 +168,5 @@ def main(argv: Sequence[str]) -> Optional[int]:
 
 
 if __name__ == "__main__":
-    flags.mark_flags_as_required(["generated", "reference", "r_start_gt"])
+    flags.mark_flags_as_required(["generated", "reference"])
     app.run(main, flags_parser=cli_support.parse_flags)

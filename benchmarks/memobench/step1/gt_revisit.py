@@ -1,4 +1,4 @@
-"""GTRevisitSim: CLIP ViT-B/32 similarity of a clip's last-span frames to a reference (spec §4.8).
+"""MemoBench's GTRevisitSim: CLIP ViT-B/32 similarity of a clip's R span to the GT (spec §4.8).
 
 Official (`run_eval.py` §9 with `clip_metrics.clip_frame_similarity`), with
 N generated frames, R keyframe r (generated space), r_gt (GT space) and
@@ -8,33 +8,20 @@ N_last = gt_total - 1, for k = 0, 1, 2:
     gen_idx = int(r    + k * (N - 1 - r)     / 2)
 
 The GT frame is read at native resolution (no resize before CLIP: the CLIP
-transform resizes it), the generated frame is the 640 max-side one. Each frame
-goes through open_clip's ViT-B-32/openai transform and `encode_image`, is
-L2-normalised, and the pair's cosine (a dot product) is clipped to [0, 1].
-The score is `round(float(np.mean(sims)), 4)`. The official code embeds one
-image per call; here the six images go in one call (equal up to float rounding).
+transform resizes it), the generated frame is the 640 max-side one. The pairs' CLIP
+cosines come from metrics.clip.frame_similarity; each is clipped to [0, 1] and the
+score is `round(float(np.mean(sims)), 4)`. The official code embeds one image per
+call; here the six images go in one call (equal up to float rounding).
 """
 
 import dataclasses
-from typing import Callable, List, Sequence, Tuple
+from typing import List, Sequence, Tuple
 
 import numpy as np
-import torch
 
-from metrics.checkpoints import resolver
-from metrics.clip import vision
-
-CLIP_VIT_B32 = resolver.CheckpointSpec(
-    name="clip_vit_base_patch32",
-    filename="model.safetensors",
-    hf_repo="openai/clip-vit-base-patch32",
-    snapshot=True,
-    license="MIT",
-)
+from metrics.clip import frame_similarity
 
 NUM_PAIRS = 3
-
-GtFramesAt = Callable[[List[int]], Sequence[np.ndarray]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,9 +54,9 @@ def revisit_pairs(r: int, r_gt: int, num_frames: int, gt_total: int) -> List[Tup
             for k in range(NUM_PAIRS)]
 
 
-def revisit_details(gen_frames: Sequence[np.ndarray], gt_frames_at: GtFramesAt, r: int,
-                    r_gt: int, gt_total: int, model: vision.ClipVision,
-                    device=None) -> RevisitResult:
+def revisit_details(gen_frames: Sequence[np.ndarray],
+                    gt_frames_at: frame_similarity.ReferenceFramesAt, r: int, r_gt: int,
+                    gt_total: int, model, device=None) -> RevisitResult:
     """GTRevisitSim with its pairs and per-pair similarities.
 
     Args:
@@ -81,26 +68,19 @@ def revisit_details(gen_frames: Sequence[np.ndarray], gt_frames_at: GtFramesAt, 
         gt_total: Number of GT frames.
         model: The ViT-B/32 tower (metrics.clip.vision.load_clip_vision).
         device: Where the cosines are computed; None: the CPU, as the official
-            numpy dot product (the embeddings come from the model's device).
+            numpy dot product.
 
     Raises:
         ValueError: Keyframes out of range, or gt_frames_at returned the wrong count.
     """
     pairs = revisit_pairs(r, r_gt, len(gen_frames), gt_total)
-    gt_frames = list(gt_frames_at([gt for gt, _ in pairs]))
-    if len(gt_frames) != NUM_PAIRS:
-        raise ValueError(f"gt_frames_at returned {len(gt_frames)} frames for {NUM_PAIRS} indices")
-    images = gt_frames + [gen_frames[gen] for _, gen in pairs]
-    embeddings = vision.image_embeddings(model, images, batch_size=len(images))
-    embeddings = embeddings.to(torch.device(device) if device is not None else "cpu")
-    cosines = (embeddings[:NUM_PAIRS] * embeddings[NUM_PAIRS:]).sum(dim=-1)
-    sims = [float(np.clip(float(c), 0.0, 1.0)) for c in cosines]
+    cosines = frame_similarity.pair_similarities(gen_frames, gt_frames_at, pairs, model, device)
+    sims = [float(np.clip(c, 0.0, 1.0)) for c in cosines]
     return RevisitResult(round(float(np.mean(sims)), 4), pairs, sims)
 
 
-def gt_revisit_similarity(gen_frames: Sequence[np.ndarray], gt_frames_at: GtFramesAt, r: int,
-                          r_gt: int, gt_total: int, model: vision.ClipVision,
-                          device=None) -> float:
+def gt_revisit_similarity(gen_frames: Sequence[np.ndarray],
+                          gt_frames_at: frame_similarity.ReferenceFramesAt, r: int, r_gt: int,
+                          gt_total: int, model, device=None) -> float:
     """The raw GTRevisitSim in [0, 1] (4 dp); see revisit_details."""
     return revisit_details(gen_frames, gt_frames_at, r, r_gt, gt_total, model, device).score
-

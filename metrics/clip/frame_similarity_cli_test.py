@@ -1,7 +1,7 @@
-"""Tests for the //metrics/clip:gt_revisit binary, run as subprocesses.
+"""Tests for the //metrics/clip:frame_similarity binary, run as subprocesses.
 
 A tiny random tower is laid out as --checkpoint_dir wants; expected values come
-from metrics.clip.revisit on the same frames (lossless PNG; the video reference
+from metrics.clip.frame_similarity on the same frames (lossless PNG; the video reference
 is read back with metrics.video.frames, as the binary reads it).
 """
 
@@ -16,7 +16,7 @@ import pytest
 
 from metrics.clip import random_models
 from metrics.clip import reference_transform
-from metrics.clip import revisit
+from metrics.clip import frame_similarity
 from metrics.clip import vision
 from metrics.video import frames as frames_lib
 
@@ -27,7 +27,7 @@ _FETCH = "huggingface-cli download openai/clip-vit-base-patch32 --revision main 
 def _binary():
     srcdir = os.environ.get("TEST_SRCDIR")
     assert srcdir, "run with bazel test: the binary comes from the runfiles"
-    path = pathlib.Path(srcdir) / "worldeval" / "metrics" / "clip" / "gt_revisit"
+    path = pathlib.Path(srcdir) / "worldeval" / "metrics" / "clip" / "frame_similarity"
     assert path.is_file(), f"missing binary {path}"
     return path
 
@@ -58,9 +58,9 @@ def _write_folder(folder, frames):
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory):
-    """Checkpoint dir, generated folder (21 frames), GT folder (30 frames), GT video."""
+    """Checkpoint dir, generated folder (21 frames), reference folder (30 frames) and video."""
     root = tmp_path_factory.mktemp("data")
-    random_models.write_vision_snapshot(root / "ckpt" / revisit.CLIP_VIT_B32.name,
+    random_models.write_vision_snapshot(root / "ckpt" / frame_similarity.CLIP_VIT_B32.name,
                                         projection_dim=512, seed=31)
     gen = np.stack([reference_transform.smooth_frame(60, 80, seed=i) for i in range(21)])
     gt = np.stack([reference_transform.smooth_frame(90, 120, seed=50 + i) for i in range(30)])
@@ -75,10 +75,15 @@ def data(tmp_path_factory):
             "gt_frames": gt}
 
 
-def _expected(data, r, r_gt, gt_total, gt_frames_at, activation="gelu", gen=None):
-    model = vision.load_clip_vision(data["ckpt"] / revisit.CLIP_VIT_B32.name, "cpu", activation)
+def _expected(data, pairs, frames_at, activation="gelu", gen=None):
+    model = vision.load_clip_vision(data["ckpt"] / frame_similarity.CLIP_VIT_B32.name, "cpu",
+                                    activation)
     gen = data["gen_frames"] if gen is None else gen
-    return revisit.revisit_details(gen, gt_frames_at, r, r_gt, gt_total, model)
+    return frame_similarity.pair_similarities(gen, frames_at, pairs, model)
+
+
+def _folder_at(data):
+    return lambda idx: [data["gt_frames"][i] for i in idx]
 
 
 def _run_json(tmp_path, data, *args):
@@ -90,82 +95,73 @@ def _run_json(tmp_path, data, *args):
     return json.loads(lines[0])
 
 
-def _check(record, expected):
-    assert [(p["gt_index"], p["gen_index"]) for p in record["pairs"]] == expected.pairs
-    np.testing.assert_allclose([p["similarity"] for p in record["pairs"]],
-                               expected.similarities, atol=1e-5)
-    assert abs(record["GTRevisitSim"] - expected.score) <= 1e-4
-    assert record["GTRevisitSim"] == round(float(np.mean(
-        [p["similarity"] for p in record["pairs"]])), 4)
+def _check(record, pairs, expected):
+    assert [(p["reference_index"], p["gen_index"]) for p in record["pairs"]] == pairs
+    np.testing.assert_allclose([p["similarity"] for p in record["pairs"]], expected, atol=1e-5)
+    assert abs(record["FrameSimilarity"] - float(np.mean(expected))) <= 1e-5
+    assert record["FrameSimilarity"] == float(np.mean(
+        [p["similarity"] for p in record["pairs"]]))
 
 
-def test_folder_reference_matches_library(tmp_path, data):
-    record = _run_json(tmp_path, data, f"--reference={data['gt']}", "--r_start=12",
-                       "--r_start_gt=17")
-    expected = _expected(data, 12, 17, 30, lambda idx: [data["gt_frames"][i] for i in idx])
-    assert expected.pairs == [(17, 12), (23, 16), (29, 20)]
-    _check(record, expected)
-    assert 0.0 <= record["GTRevisitSim"] <= 1.0
-    assert (record["gt_total"], record["r_start"], record["r_start_gt"]) == (30, 12, 17)
+def test_folder_reference_pairs_match_library(tmp_path, data):
+    record = _run_json(tmp_path, data, f"--reference={data['gt']}", "--pairs=12:17,16:23,20:29")
+    pairs = [(17, 12), (23, 16), (29, 20)]
+    _check(record, pairs, _expected(data, pairs, _folder_at(data)))
+    assert -1.0 <= record["FrameSimilarity"] <= 1.0
+    assert record["reference_frames"] == 30
     assert (record["num_frames"], record["frame_size"]) == (21, [80, 60])
-    assert not record["r_start_derived"] and record["clip_activation"] == "gelu"
+    assert record["clip_activation"] == "gelu"
     assert record["checkpoint"]["source"] == "checkpoint_dir"
     assert record["checkpoint"]["path"] == str(data["ckpt"] / "clip_vit_base_patch32")
 
 
-def test_video_reference_gt_total_override_and_quick_gelu(tmp_path, data):
-    record = _run_json(tmp_path, data, f"--reference={data['video']}", "--r_start=5",
-                       "--r_start_gt=10", "--clip_activation=quick_gelu")
-    assert record["gt_total"] == frames_lib.video_frame_count(data["video"]) == 30
+def test_video_reference_default_pairing_and_quick_gelu(tmp_path, data):
+    record = _run_json(tmp_path, data, f"--reference={data['video']}",
+                       "--clip_activation=quick_gelu")
+    assert record["reference_frames"] == frames_lib.video_frame_count(data["video"]) == 30
+    # Generated frame i against reference round(i * 29 / 20), half to even.
+    pairs = [(int(round(i * 29 / 20)), i) for i in range(21)]
+    assert pairs[:3] == [(0, 0), (1, 1), (3, 2)]
 
     def read(indices):
         return frames_lib.read_video_frames(data["video"], indices)
 
-    _check(record, _expected(data, 5, 10, 30, read, activation="quick_gelu"))
-    record = _run_json(tmp_path, data, f"--reference={data['video']}", "--r_start=5",
-                       "--r_start_gt=10", "--gt_total=25")
-    expected = _expected(data, 5, 10, 25, read)
-    assert expected.pairs == [(10, 5), (17, 12), (24, 20)]  # 10 + 14 / 2 = 17.
-    _check(record, expected)
+    _check(record, pairs, _expected(data, pairs, read, activation="quick_gelu"))
 
 
-def test_mapped_r_start_text_output_and_max_side(tmp_path, data):
+def test_text_output_and_max_side(tmp_path, data):
     done = _run(tmp_path, "--device=cpu", "--offline", f"--checkpoint_dir={data['ckpt']}",
-                f"--generated={data['gen']}", f"--reference={data['gt']}", "--h_start_gt=8",
-                "--r_start_gt=17", "--max_side=40")
+                f"--generated={data['gen']}", f"--reference={data['gt']}", "--pairs=12:17,0:0",
+                "--max_side=40")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    # map_keyframes(8, 17, 30, 21): r = round(17 / 30 * 21) = round(11.9) = 12.
-    assert lines[2] == "keyframes:     r_start=12 (mapped with map_keyframes), r_start_gt=17"
-    assert lines[0] == f"generated:     {data['gen']} (21 frames, 40x30)"
-    assert lines[1] == f"reference:     {data['gt']} (30 frames)"
-    assert lines[3] == "backbone:      CLIP ViT-B/32 (transformers), activation gelu, on cpu"
-    assert [line.split(" -> ")[0] for line in lines[5:8]] == [
-        "pair:          gt 17 vs generated 12", "pair:          gt 23 vs generated 16",
-        "pair:          gt 29 vs generated 20"]
+    assert lines[0] == f"generated:       {data['gen']} (21 frames, 40x30)"
+    assert lines[1] == f"reference:       {data['gt']} (30 frames)"
+    assert lines[2] == "backbone:        CLIP ViT-B/32 (transformers), activation gelu, on cpu"
+    assert [line.split(" -> ")[0] for line in lines[4:6]] == [
+        "pair:            generated 12 vs reference 17",
+        "pair:            generated 0 vs reference 0"]
     shrunk = np.stack([cv2.resize(f, (40, 30), interpolation=cv2.INTER_AREA)
                        for f in data["gen_frames"]])
-    expected = _expected(data, 12, 17, 30, lambda idx: [data["gt_frames"][i] for i in idx],
-                         gen=shrunk)
-    assert lines[8].startswith("GTRevisitSim:  ")
-    assert abs(float(lines[8].split()[-1]) - expected.score) <= 1e-4
+    expected = _expected(data, [(17, 12), (0, 0)], _folder_at(data), gen=shrunk)
+    assert lines[6].startswith("FrameSimilarity: ")
+    assert abs(float(lines[6].split()[-1]) - float(np.mean(expected))) <= 1e-5
 
 
 def test_missing_checkpoint_offline_exits_2_with_fetch_command(tmp_path, data):
     empty = tmp_path / "checkpoints"
     empty.mkdir()
     line = _error_line(_run(tmp_path, "--device=cpu", "--offline", f"--checkpoint_dir={empty}",
-                            f"--generated={data['gen']}", f"--reference={data['gt']}",
-                            "--r_start=12", "--r_start_gt=17"))
+                            f"--generated={data['gen']}", f"--reference={data['gt']}"))
     assert _FETCH + f"{empty}/clip_vit_base_patch32" in line
     assert list(empty.iterdir()) == []
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--r_start=21", "--r_start_gt=17"], "--r_start/--r_start_gt: need 0 <= r <= N-1"),
-    (["--r_start=3", "--r_start_gt=30"], "need 0 <= r_gt <= gt_total-1"),
-    (["--r_start_gt=17"], "pass --r_start, or --h_start_gt"),
-    (["--r_start=3", "--r_start_gt=3", "--device=tpu"], "--device=tpu"),
+    (["--pairs=21:17"], "--pairs: 21:17 out of range for 21 generated and 30 reference frames"),
+    (["--pairs=3:30"], "--pairs: 3:30 out of range"),
+    (["--pairs=3-4"], "--pairs: expected generated:reference index pairs, got '3-4'"),
+    (["--device=tpu"], "--device=tpu"),
 ])
 def test_bad_configuration_exits_2(tmp_path, data, args, message):
     done = _run(tmp_path, "--offline", f"--checkpoint_dir={data['ckpt']}",
@@ -176,15 +172,14 @@ def test_bad_configuration_exits_2(tmp_path, data, args, message):
 def test_missing_reference_exits_2(tmp_path, data):
     line = _error_line(_run(tmp_path, "--offline", "--device=cpu",
                             f"--checkpoint_dir={data['ckpt']}", f"--generated={data['gen']}",
-                            f"--reference={tmp_path / 'none.txt'}", "--r_start=1",
-                            "--r_start_gt=1"))
+                            f"--reference={tmp_path / 'none.txt'}"))
     assert str(tmp_path / "none.txt") in line
 
 
 def test_required_flag_exits_2(tmp_path):
-    done = _run(tmp_path, "--generated=a", "--reference=b")
+    done = _run(tmp_path, "--generated=a")
     assert done.returncode == 2
-    assert "r_start_gt" in done.stderr.splitlines()[0]
+    assert "reference" in done.stderr.splitlines()[0]
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Tests for metrics.depth.geo_consistency: the official arithmetic and the batched clip path.
+"""Tests for metrics.depth.depth_consistency: the official arithmetic and the batched clip path.
 
 The arithmetic is checked against a numpy float64 transcription of spec §4.4 written
 here; the clip path against per-frame model calls of a tiny random Depth Anything.
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from metrics.depth import depth_anything
-from metrics.depth import geo_consistency
+from metrics.depth import depth_consistency
 from metrics.depth import tiny_checkpoint
 
 
@@ -66,12 +66,12 @@ def loaded(tmp_path_factory):
     (0, 0, 1, (0, 0, [])),
 ])
 def test_span_indices(start, end, num_frames, expected):
-    assert geo_consistency.span_indices(start, end, num_frames) == expected
+    assert depth_consistency.span_indices(start, end, num_frames) == expected
 
 
 def test_pair_similarities_match_numpy_on_random_maps():
     maps = _maps(3, seed=0)
-    sims = geo_consistency.pair_similarities(maps)
+    sims = depth_consistency.pair_similarities(maps)
     ref, _, _ = _numpy_call(maps)
     np.testing.assert_allclose(sims, ref, atol=1e-6, rtol=0)
     assert 0.5 < min(sims) < max(sims) < 1.0
@@ -80,20 +80,20 @@ def test_pair_similarities_match_numpy_on_random_maps():
 def test_consistency_from_depths_matches_numpy_with_per_call_rounding():
     for seed in range(5):
         depths_v, depths_r = _maps(3, seed), _maps(3, seed + 100, shape=(14, 28))
-        got = geo_consistency.consistency_from_depths(depths_v, depths_r)
+        got = depth_consistency.consistency_from_depths(depths_v, depths_r)
         assert got == pytest.approx(_numpy_geo(depths_v, depths_r), abs=1e-6)
         assert got == (round(got[0], 4), round(got[1], 4))
     # Per-call rounding first: mean_V and mean_R are 4 dp before being averaged.
-    calls = [geo_consistency.span_from_depths(_maps(3, 7)),
-             geo_consistency.span_from_depths(_maps(3, 8))]
+    calls = [depth_consistency.span_from_depths(_maps(3, 7)),
+             depth_consistency.span_from_depths(_maps(3, 8))]
     assert all(value == round(value, 4) for call in calls for value in call)
-    assert geo_consistency.combine_spans(*calls) == (round((calls[0][0] + calls[1][0]) / 2, 4),
+    assert depth_consistency.combine_spans(*calls) == (round((calls[0][0] + calls[1][0]) / 2, 4),
                                                round(min(calls[0][1], calls[1][1]), 4))
 
 
 def test_min_max_normalisation_removes_scale_and_offset():
     depth = _maps(1, seed=3)[0]
-    assert geo_consistency.consistency_from_depths([depth, depth * 7 + 3, depth],
+    assert depth_consistency.consistency_from_depths([depth, depth * 7 + 3, depth],
                                                    [depth, depth]) == (
         1.0, 1.0)
 
@@ -101,10 +101,10 @@ def test_min_max_normalisation_removes_scale_and_offset():
 def test_constant_map_is_a_zero_vector_and_scores_zero():
     flat = np.full((10, 12), 4.0, dtype=np.float32)
     varied = _maps(1, seed=4, shape=(10, 12))[0]
-    vector = geo_consistency.depth_vector(flat)
+    vector = depth_consistency.depth_vector(flat)
     assert float(vector.abs().max()) == 0.0  # (d - min) / (0 + 1e-8) = 0 everywhere
-    assert geo_consistency.pair_similarities([flat, varied, flat]) == [0.0, 0.0]
-    assert geo_consistency.consistency_from_depths([flat, flat, flat],
+    assert depth_consistency.pair_similarities([flat, varied, flat]) == [0.0, 0.0]
+    assert depth_consistency.consistency_from_depths([flat, flat, flat],
                                                    [varied, varied, varied]) == (
         0.5, 0.0)
     assert _numpy_geo([flat, flat, flat], [varied, varied, varied]) == (0.5, 0.0)
@@ -115,7 +115,7 @@ def test_eps_keeps_a_tiny_range_finite():
     # decides the constant map (0 rather than 0/0 = NaN, above) and stays finite here.
     depth = np.zeros((4, 4), dtype=np.float32)
     depth[0, 0] = 1e-9  # range far below the 1e-8 eps: (d - min) / (1e-9 + 1e-8)
-    vector = geo_consistency.depth_vector(depth)
+    vector = depth_consistency.depth_vector(depth)
     assert np.isfinite(vector.numpy()).all() and float(vector.norm()) == pytest.approx(1.0)
 
 
@@ -125,15 +125,15 @@ def test_negative_cosine_impossible_but_clip_is_applied():
     a[0, 0] = 1.0
     b = np.zeros((2, 2), dtype=np.float32)
     b[1, 1] = 1.0
-    assert geo_consistency.pair_similarities([a, b]) == [0.0]
+    assert depth_consistency.pair_similarities([a, b]) == [0.0]
 
 
 def test_short_spans_score_zero_and_still_combine():
     maps = _maps(3, seed=5)
     _, mean_r, min_r = _numpy_call(maps)
-    assert geo_consistency.span_from_depths([]) == (0.0, 0.0)
-    assert geo_consistency.span_from_depths(maps[:1]) == (0.0, 0.0)
-    assert geo_consistency.consistency_from_depths([], maps) == (round(mean_r / 2, 4), 0.0)
+    assert depth_consistency.span_from_depths([]) == (0.0, 0.0)
+    assert depth_consistency.span_from_depths(maps[:1]) == (0.0, 0.0)
+    assert depth_consistency.consistency_from_depths([], maps) == (round(mean_r / 2, 4), 0.0)
 
 
 def _clip(num_frames, seed=0):
@@ -149,7 +149,7 @@ def test_clip_path_is_one_batched_call_matching_per_frame_calls(loaded):
     calls = []
     handle = model.register_forward_hook(lambda m, a, kw, out: calls.append(kw), with_kwargs=True)
     try:
-        result = geo_consistency.depth_consistency_details(
+        result = depth_consistency.depth_consistency_details(
             frames, [("V", 0, 6), ("R", 10, 15)], model, processor, "cpu")
     finally:
         handle.remove()
@@ -162,7 +162,7 @@ def test_clip_path_is_one_batched_call_matching_per_frame_calls(loaded):
         sims, mean, minimum = _numpy_call([single[i] for i in phase.indices])
         np.testing.assert_allclose(phase.pair_similarities, sims, atol=1e-5, rtol=0)
         assert abs(phase.mean - mean) <= 1e-4 + 1e-9 and abs(phase.min - minimum) <= 1e-4 + 1e-9
-    assert (result.mean, result.min) == geo_consistency.combine_spans(
+    assert (result.mean, result.min) == depth_consistency.combine_spans(
         *[(p.mean, p.min) for p in result.spans])
 
 
@@ -172,7 +172,7 @@ def test_shared_boundary_frame_and_single_frame_span(loaded):
     calls = []
     handle = model.register_forward_hook(lambda m, a, kw, out: calls.append(kw), with_kwargs=True)
     try:
-        result = geo_consistency.depth_consistency_details(
+        result = depth_consistency.depth_consistency_details(
             frames, [("V", 0, 5), ("R", 5, 5)], model, processor, "cpu")
     finally:
         handle.remove()

@@ -1,4 +1,5 @@
-"""Tests for metrics.clip.revisit: pair indices, clipping, mean, and the real tower path.
+"""Tests for benchmarks.memobench.step1.gt_revisit: pair indices, clipping, mean, and the real
+tower path (moved from metrics.clip.revisit, values unchanged).
 
 Pair indices are checked against a numpy transcription of run_eval's formulas;
 similarities against the in-memory tower run once per image (the official
@@ -9,12 +10,12 @@ import dataclasses
 
 import numpy as np
 import pytest
-import torch
 
+from benchmarks.memobench.step1 import gt_revisit as revisit
 from metrics.checkpoints import resolver
+from metrics.clip import frame_similarity
 from metrics.clip import random_models
 from metrics.clip import reference_transform
-from metrics.clip import revisit
 from metrics.clip import vision
 from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fixture)
 
@@ -23,9 +24,9 @@ from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fix
 def tower(tmp_path_factory):
     """(in-memory tower, loaded ClipVision) via the resolver, B/32-sized projection."""
     root = tmp_path_factory.mktemp("ckpt")
-    model = random_models.write_vision_snapshot(root / revisit.CLIP_VIT_B32.name,
+    model = random_models.write_vision_snapshot(root / frame_similarity.CLIP_VIT_B32.name,
                                                 projection_dim=512, seed=11)
-    spec = dataclasses.replace(revisit.CLIP_VIT_B32, hf_repo="example/not-on-the-hub")
+    spec = dataclasses.replace(frame_similarity.CLIP_VIT_B32, hf_repo="example/not-on-the-hub")
     found = resolver.resolve(spec, checkpoint_dir=str(root), offline=True)
     return model, vision.load_clip_vision(found.path, "cpu", activation="quick_gelu")
 
@@ -65,13 +66,6 @@ def test_pairs_reject_out_of_range(r, r_gt, num_frames, gt_total, match):
         revisit.revisit_pairs(r, r_gt, num_frames, gt_total)
 
 
-def _reference_embedding(model, frame):
-    pixels = torch.from_numpy(reference_transform.reference_pixels(frame))[None]
-    with torch.no_grad():
-        feature = model(pixel_values=pixels).image_embeds.float()[0]
-    return (feature / feature.norm()).numpy()
-
-
 def test_similarity_matches_per_pair_reference(tower):
     model, loaded = tower
     gen = np.stack([reference_transform.smooth_frame(48, 64, seed=i) for i in range(9)])
@@ -85,8 +79,8 @@ def test_similarity_matches_per_pair_reference(tower):
     result = revisit.revisit_details(gen, gt_frames_at, 3, 7, 20, loaded)
     assert calls == [[7, 13, 19]]
     assert result.pairs == [(7, 3), (13, 5), (19, 8)]
-    expected = [float(np.clip(np.dot(_reference_embedding(model, gt_video[g]),
-                                     _reference_embedding(model, gen[n])), 0.0, 1.0))
+    expected = [float(np.clip(np.dot(random_models.reference_embedding(model, gt_video[g]),
+                                     random_models.reference_embedding(model, gen[n])), 0.0, 1.0))
                 for g, n in result.pairs]
     np.testing.assert_allclose(result.similarities, expected, rtol=1e-5, atol=1e-6)
     assert result.score == round(float(np.mean(result.similarities)), 4)
@@ -94,24 +88,9 @@ def test_similarity_matches_per_pair_reference(tower):
     assert revisit.gt_revisit_similarity(gen, gt_frames_at, 3, 7, 20, loaded) == result.score
 
 
-class _MeanColour(torch.nn.Module):
-    """A stand-in tower: the embedding is the image's mean normalised colour."""
-
-    @dataclasses.dataclass
-    class Output:
-        image_embeds: torch.Tensor
-
-    def forward(self, pixel_values):
-        return self.Output(pixel_values.mean(dim=(2, 3)))
-
-
-def _flat(bgr):
-    return np.full((32, 32, 3), bgr, np.uint8)
-
-
 def test_negative_cosines_are_clipped_to_zero():
-    fake = vision.ClipVision(_MeanColour(), torch.device("cpu"), 224, "gelu")
-    dark, bright = _flat((0, 0, 0)), _flat((255, 255, 255))
+    fake = random_models.mean_colour_tower()
+    dark, bright = random_models.flat_frame((0, 0, 0)), random_models.flat_frame((255, 255, 255))
     gen = np.stack([dark, bright, bright])   # Generated frames 0, 1, 2.
     gt = {0: bright, 1: bright, 2: dark}      # GT frames 0, 1, 2.
     result = revisit.revisit_details(gen, lambda idx: [gt[i] for i in idx], 0, 0, 3, fake)
@@ -124,14 +103,9 @@ def test_negative_cosines_are_clipped_to_zero():
 
 def test_gt_reader_must_return_three_frames(tower):
     _, loaded = tower
-    gen = np.stack([_flat((10, 20, 30))] * 4)
+    gen = np.stack([random_models.flat_frame((10, 20, 30))] * 4)
     with pytest.raises(ValueError, match="returned 2 frames for 3 indices"):
         revisit.revisit_details(gen, lambda idx: [gen[0], gen[1]], 1, 1, 4, loaded)
-
-
-def test_spec_names_the_official_model():
-    assert revisit.CLIP_VIT_B32.hf_repo == "openai/clip-vit-base-patch32"
-    assert revisit.CLIP_VIT_B32.snapshot and revisit.CLIP_VIT_B32.name == "clip_vit_base_patch32"
 
 
 if __name__ == "__main__":
