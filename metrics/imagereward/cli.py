@@ -80,7 +80,7 @@ def _evaluate() -> dict:
     device = model_cli.device(_MODEL.device.value)
     prompt = _PROMPT.value or ""
     num_frames, height, width = clip.shape[:3]
-    record = {"ImageRewardScore": None, "ImageRewardScore_pct": None, "prompt": prompt,
+    record = {"ImageRewardScore": None, "prompt": prompt,
               "frames": _FRAMES.value, "num_frames": int(num_frames),
               "frame_size": [int(width), int(height)], "device": str(device),
               "backend": "image-reward-v1.0", "checkpoints": {}}
@@ -90,7 +90,7 @@ def _evaluate() -> dict:
     found = _resolve_all()
     result = scoring.image_reward_details(clip, prompt, _load(found, device))
     record.update({
-        "ImageRewardScore": result.score, "ImageRewardScore_pct": model_cli.pct(result.score),
+        "ImageRewardScore": result.score,
         "indices": result.indices, "raw_rewards": result.raw, "sigmoid": result.sigmoid,
         "checkpoints": {name: rec for name, (_, rec) in found.items()}})
     return record
@@ -111,9 +111,7 @@ def format_text(record: dict) -> str:
         lines.append(f"{name + ':':<22}{model_cli.checkpoint_text(checkpoint)}")
     lines += [f"raw rewards:          {record['raw_rewards']}",
               f"sigmoid:              {record['sigmoid']}",
-              f"ImageRewardScore:     {record['ImageRewardScore']!r} (0-1)",
-              f"ImageRewardScore_pct: {record['ImageRewardScore_pct']!r} (the eval CSV's "
-              "ImageRewardScore column)"]
+              f"ImageRewardScore:     {record['ImageRewardScore']!r} (0-1)"]
     return "\n".join(lines)
 
 
