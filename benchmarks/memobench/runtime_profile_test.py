@@ -26,7 +26,7 @@ from metrics.segmentation import sam3_spec
 from proto import runtime_profile_pb2
 
 # The modules whose CheckpointSpecs MemoBench uses.
-SPEC_MODULES = (raft, lpips, depth_anything, backbone, aesthetic, clipiqa, revisit,
+SPEC_MODULES = (raft, lpips, depth_anything, backbone, aesthetic, clipiqa, frame_similarity,
                 mapanything_poses, reward_model, sam3_spec)
 
 _LPIPS = (lpips.ALEXNET_SPEC, lpips.LPIPS_ALEX_SPEC)
