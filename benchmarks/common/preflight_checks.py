@@ -107,7 +107,15 @@ class ImportProbe:
         return lines[-1] if lines else f"exit status {child.returncode}"
 
     def ask(self, name: str) -> Tuple[Optional[dict], str, float]:
-        """(answer, why there is none, seconds) for one module (or CUDA_PROBE)."""
+        """(answer, why there is none, seconds) for one module (or CUDA_PROBE).
+
+        A module this process has already imported is answered from it: it imports,
+        and no child process is started for it (a runner's own modules, numpy, cv2).
+        """
+        loaded = sys.modules.get(name) if name != CUDA_PROBE else None
+        if loaded is not None:
+            return {"ok": True, "version": str(getattr(loaded, "__version__", "") or ""),
+                    "file": str(getattr(loaded, "__file__", "") or "")}, "", 0.0
         if self._child is None:
             self._start()
         t0 = time.perf_counter()
