@@ -127,9 +127,10 @@ def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
         if r.key in store and digest is not None:
             stored = store.get(r.key).input_digest
             current = _safe_digest(digest, item)
-            if current is not None and stored != current:
-                logging.info("%s %s/%s: its inputs changed since it was stored; recomputing",
-                             label, r.split, r.sample_id)
+            if current is None or stored != current:
+                logging.info("%s %s/%s: its inputs %s since it was stored; recomputing",
+                             label, r.split, r.sample_id,
+                             "changed" if current else "cannot be read")
                 store.discard(r.key)
                 outcome.recomputed_changed.append(f"{r.split}/{r.sample_id}")
         if r.key not in store:
@@ -160,7 +161,7 @@ def _safe_digest(digest, item) -> Optional[str]:
     try:
         return digest(item)
     except INPUT_ERRORS:
-        return None  # unreadable now: the sample is recomputed below and fails there
+        return None  # unreadable now: the sample is recomputed, and fails with the reason
 
 
 def _submit(pool, load, todo, index):

@@ -89,6 +89,22 @@ def test_resume_recomputes_exactly_the_samples_whose_inputs_changed(tmp_path):
     assert [s.metrics["Mean"] for s in out.samples] == [1, 7, 3]
 
 
+def test_a_stored_sample_whose_inputs_became_unreadable_is_recomputed(tmp_path):
+    path = tmp_path / "s.jsonl"
+    _run(path, _items(("a", "x", 1), ("b", "x", 2)))
+
+    def digest(item):
+        if item["id"] == "b":
+            raise InputError("/data/b", "a readable clip", "nothing")
+        return str(item["value"])
+
+    with SampleStore(path, "settings", True) as store:
+        out = sample_loop.run(_items(("a", "x", 1), ("b", "x", None)), _ref, store, _load,
+                              _score([_Mean(None)]), "test", digest=digest)
+    assert out.recomputed_changed == ["x/b"]
+    assert [bool(s.error) for s in out.samples] == [False, True]
+
+
 def test_unreadable_input_is_that_samples_error_and_the_rest_run(tmp_path):
     out = _run(tmp_path / "s.jsonl", _items(("a", "x", 1), ("gone", "x", None), ("c", "x", 3)))
     errors = {s.sample_id: s.error for s in out.samples}
