@@ -62,7 +62,7 @@ def _synthetic_id(name: str) -> Optional[str]:
 
 def discover_synthetic(root: pathlib.Path) -> List[GeneratedClip]:
     """Synthetic clips under `root`, in run_eval.py's order (sorted names)."""
-    _check_root(root)
+    _check_root(root, SYNTHETIC)
     clips = []
     for top in sorted(root.iterdir()):
         if top.is_file() and top.suffix == ".mp4" and _synthetic_id(top.stem):
@@ -91,7 +91,7 @@ def discover_synthetic(root: pathlib.Path) -> List[GeneratedClip]:
 
 def discover_real(root: pathlib.Path) -> List[GeneratedClip]:
     """Real clips under `root`: {NNN}/, real_{NNN}/ and {NNN}.mp4."""
-    _check_root(root)
+    _check_root(root, REAL)
     clips = []
     for top in sorted(root.iterdir()):
         if top.is_file() and top.suffix == ".mp4" and top.stem.isdigit():
@@ -108,7 +108,14 @@ def discover_real(root: pathlib.Path) -> List[GeneratedClip]:
     return clips
 
 
-def _check_root(root: pathlib.Path) -> None:
+_LAYOUT = {SYNTHETIC: "output/<model>/Synthetic with {Scene}/{Scene}_{NNN}/frames/*.png",
+           REAL: "output/<model>/Real with {NNN}/frames/*.png or {NNN}.mp4"}
+_OTHER_MODE = {SYNTHETIC: "real", REAL: "synthetic"}
+
+
+def _check_root(root: pathlib.Path, split: str) -> None:
     if not root.is_dir():
-        raise InputError(root, "a folder of generated clips (e.g. output/<model>/Synthetic "
-                         "with {Scene}/{Scene}_{NNN}/frames/*.png)", "no such directory")
+        found = "a file" if root.exists() else "no such directory"
+        raise InputError(root, f"a folder of generated {split} clips (e.g. {_LAYOUT[split]}; "
+                         f"pass --mode={_OTHER_MODE[split]} to evaluate the other split "
+                         "alone)", found)

@@ -52,5 +52,17 @@ def test_real_layouts(tmp_path):
 
 
 def test_missing_root_names_the_path(tmp_path):
-    with pytest.raises(InputError, match="Synthetic: expected a folder of generated clips"):
+    with pytest.raises(InputError, match="Synthetic: expected a folder of generated synthetic clips"):
         generated.discover_synthetic(tmp_path / "Synthetic")
+
+
+def test_a_missing_or_file_root_names_the_split_and_the_mode_flag(tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(InputError) as raised:
+        generated.discover_real(tmp_path / "Real")
+    assert "generated real clips" in str(raised.value)
+    assert "--mode=synthetic" in str(raised.value)
+    assert str(raised.value).endswith("found no such directory")
+    with pytest.raises(InputError) as raised:
+        generated.discover_synthetic(tmp_path / "file")
+    assert "--mode=real" in str(raised.value) and str(raised.value).endswith("found a file")

@@ -47,17 +47,22 @@ def list_frame_files(folder):
         The frame paths, sorted by frame number.
 
     Raises:
-        FrameInputError: If the folder is missing, holds no image files, a
-            name has no digits, two files share a frame number, or
-            lexicographic order differs from numeric order.
+        FrameInputError: If the folder is missing, holds no image files, an
+            entry named like a frame is not a file (a dangling link, a
+            directory), a name has no digits, two files share a frame number,
+            or lexicographic order differs from numeric order.
     """
     folder = pathlib.Path(folder)
     expected = "a folder of .png/.jpg/.jpeg frames"
     if not folder.is_dir():
         found = "a file" if folder.exists() else "nothing"
         raise FrameInputError(folder, expected, found)
-    files = [p for p in folder.iterdir()
-             if p.suffix.lower() in IMAGE_EXTENSIONS and p.is_file()]
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_EXTENSIONS)
+    for path in files:  # never score a clip on fewer frames than it has
+        if not path.is_file():
+            found = ("a link to nothing" if path.is_symlink() and not path.exists()
+                     else "a directory" if path.is_dir() else "not a regular file")
+            raise FrameInputError(path, "a frame image file", found)
     if not files:
         raise FrameInputError(folder, expected, "no image files")
     by_number = {}

@@ -254,3 +254,17 @@ def test_missing_video_and_unknown_source(tmp_path):
 
 if __name__ == "__main__":
     raise SystemExit(pytest.main([__file__, "-q"]))
+
+
+@pytest.mark.parametrize("make, found", [
+    (lambda p: p.symlink_to(p.parent / "gone.png"), "a link to nothing"),
+    (lambda p: p.mkdir(), "a directory"),
+])
+def test_an_entry_named_like_a_frame_that_is_not_a_file_fails_the_folder(tmp_path, make, found):
+    """A frame is never silently dropped: the clip would be scored on fewer frames."""
+    _write_frames(tmp_path / "clip", ["00000.png", "00001.png", "00002.png"])
+    make(tmp_path / "clip" / "00010.png")
+    with pytest.raises(FrameInputError) as raised:
+        frames.list_frame_files(tmp_path / "clip")
+    assert str(raised.value) == (f"{tmp_path / 'clip' / '00010.png'}: expected a frame image "
+                                 f"file, found {found}")
