@@ -60,5 +60,5 @@ def check_workers(workers):
 
 
 def resize_area(frame, size):
-    """cv2.INTER_AREA resize to (width, height), as run_eval.py resizes GT frames."""
+    """cv2.INTER_AREA resize to (width, height), from native resolution, no crop."""
     return cv2.resize(frame, tuple(size), interpolation=cv2.INTER_AREA)

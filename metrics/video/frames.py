@@ -319,7 +319,7 @@ def source_digest(source):
 def load_frames_and_digest(source, max_side=None, workers=None):
     """load_frames plus a sha256 of the input, reading each file once.
 
-    The digest is the one MemoBench records per clip: sha256 over, for each file in
+    The digest is a clip's input digest: sha256 over, for each file in
     frame order (list_frame_files), its name, a NUL byte and its bytes; for a video,
     over the video's name, a NUL byte and its bytes. A frame folder's files are read
     once and decoded from those same bytes.
