@@ -179,7 +179,8 @@ def test_aesthetic_and_revisit_equal_the_metrics_called_directly(run):
     model = aesthetic.load_aesthetic(ckpt / aesthetic.CLIP_VIT_L14.name,
                                      ckpt / aesthetic.AESTHETIC_HEAD.name
                                      / aesthetic.AESTHETIC_HEAD.filename, "cpu")
-    direct = aesthetic.aesthetic_score(frames, 4, model, "cpu")
+    direct = round(float(np.mean(aesthetic.strided_frame_scores(frames, 4, model, "cpu").scores)),
+                   4)
     assert sample["metrics"]["raw:AestheticScore"] == pytest.approx(direct, abs=1e-4)
     assert sample["metrics"]["AestheticScore"] == sample["metrics"]["raw:AestheticScore"]
 
@@ -200,10 +201,11 @@ def test_visual_quality_equals_the_halves_called_directly(run):
     iqa = clipiqa.load_clipiqa(
         ckpt / clipiqa.CLIP_RN50.name / clipiqa.CLIP_RN50.filename,
         ckpt / clipiqa.CLIPIQA_PLUS_PROMPTS.name / clipiqa.CLIPIQA_PLUS_PROMPTS.filename, "cpu")
-    direct = clipiqa.image_quality_details(frames, 4, iqa)
-    assert len(direct.indices) > 1 and sample["metrics"]["raw:ImageQuality"] == direct.score
+    sampled = clipiqa.strided_frame_scores(frames, 4, iqa)
+    score = round(float(np.mean(np.clip(sampled.scores, 0.0, 1.0))), 4)
+    assert len(sampled.indices) > 1 and sample["metrics"]["raw:ImageQuality"] == score
     pct = lambda x: float(np.clip(np.round(x * 100, 1), 0, 100))  # noqa: E731
-    expected = round((pct(sample["metrics"]["raw:AestheticScore"] / 10) + pct(direct.score)) / 2, 2)
+    expected = round((pct(sample["metrics"]["raw:AestheticScore"] / 10) + pct(score)) / 2, 2)
     assert sample["metrics"]["VisualQuality"] == pytest.approx(expected, abs=1e-9)
     visual, aes = _metric(card, "VisualQuality"), _metric(card, "AestheticScore")
     assert visual.available and visual.value == pytest.approx(expected, abs=1e-9)
@@ -242,13 +244,21 @@ def _image_reward(ckpt):
                                           ckpt / "bert_base_uncased" / "vocab.txt", "cpu")
 
 
+def _image_reward_score(frames, prompt, model):
+    """visual_quality.py's image_reward_score on the per-frame rewards (n_sample=5)."""
+    n = len(frames)
+    raw = image_reward_scoring.raw_rewards(model, prompt,
+                                           [frames[int(i * (n - 1) / 4)] for i in range(5)])
+    return round(float(np.mean([1.0 / (1.0 + np.exp(-value)) for value in raw])), 4)
+
+
 def test_image_reward_equals_the_metric_called_directly(run):
     card, sample, inputs, _, _, ckpt = run
     frames, _, _ = _frames_and_keyframes(run)
     import pandas as pd  # pylint: disable=import-outside-toplevel
     sheet = pd.read_excel(inputs.data_root / "Synthetic_processed" / "Synthetic_ExitReenter.xlsx")
     prompt = str(sheet.set_index("video_folder").loc["Barnyard_001", "prompt"]).strip()
-    direct = image_reward_scoring.image_reward_score(frames, prompt, _image_reward(ckpt))
+    direct = _image_reward_score(frames, prompt, _image_reward(ckpt))
     assert sample["metrics"]["raw:ImageRewardScore"] == pytest.approx(direct, abs=1e-4)
     pct = float(np.round(np.clip(sample["metrics"]["raw:ImageRewardScore"] * 100, 0, 100), 1))
     assert sample["metrics"]["ImageRewardScore"] == pct
@@ -292,8 +302,8 @@ def test_real_prompt_csv_with_id_column_scores_real_clips(run, tmp_path):
     prompts_csv.write_text('id,prompt\n1,"a clear glass of water on a table"\n')
     card, sample = _real_run(run, tmp_path, prompts_csv)
     frames = frames_lib.load_frames(run[3] / "Real" / "001" / "frames", max_side=640)
-    direct = image_reward_scoring.image_reward_score(
-        frames, "a clear glass of water on a table", _image_reward(run[5]))
+    direct = _image_reward_score(frames, "a clear glass of water on a table",
+                                 _image_reward(run[5]))
     assert sample["metrics"]["raw:ImageRewardScore"] == pytest.approx(direct, abs=1e-4)
     assert _metric(card, "ImageRewardScore").available
 
