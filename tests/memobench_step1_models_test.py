@@ -218,7 +218,7 @@ def test_visual_quality_equals_the_halves_called_directly(run):
                     "CLIP-IQA+_learned_prompts-603f3273.pth"]
     import pandas as pd  # pylint: disable=import-outside-toplevel
     row = pd.read_csv(card.output_files["eval_csv"]).iloc[0]
-    assert (row["ImageQuality"], row["ImageQuality_pct"]) == (direct.score, pct(direct.score))
+    assert (row["ImageQuality"], row["ImageQuality_pct"]) == (score, pct(score))
     assert row["VisualQuality"] == expected
 
 
