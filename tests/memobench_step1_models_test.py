@@ -15,7 +15,6 @@ import shutil
 import cv2
 import numpy as np
 import pytest
-import torch
 
 from benchmarks.common import family as family_api
 from benchmarks.common import family_contract as contract
@@ -35,21 +34,16 @@ from benchmarks.memobench.step1.prepare import Step1Settings
 from metrics.clip import aesthetic
 from metrics.clip import clipiqa
 from metrics.clip import frame_similarity
-from metrics.clip import random_models as clip_models
-from metrics.clip import tiny_clipiqa
 from metrics.clip import vision
 from metrics.depth import depth_anything
-from metrics.depth import tiny_checkpoint as depth_tiny
 from metrics.dinov2 import backbone
-from metrics.dinov2 import tiny_checkpoint as dinov2_tiny
 from metrics.flow import raft
 from metrics.imagereward import reward_model
 from metrics.imagereward import scoring as image_reward_scoring
-from metrics.imagereward import tiny_checkpoint as image_reward_tiny
 from metrics.lpips import lpips
-from metrics.lpips import random_checkpoints
 from metrics.video import frames as frames_lib
 from metrics.video import sampling
+from tests import memobench_tiny_checkpoints as tiny_checkpoints
 
 
 @pytest.fixture(scope="module")
@@ -61,34 +55,15 @@ def run(tmp_path_factory):
     shutil.copytree(inputs.generated_dir, gen)
     for png in gen.rglob("*.png"):
         cv2.imwrite(str(png), cv2.resize(cv2.imread(str(png)), (256, 192)))
-    ckpt = root / "ckpt"
-    torch.manual_seed(0)
-    raft_path = ckpt / raft.RAFT_LARGE.name / raft.RAFT_LARGE.filename
-    raft_path.parent.mkdir(parents=True)
-    torch.save(raft.build_raft_large().state_dict(), raft_path)
-    random_checkpoints.write_random_checkpoints(ckpt)
-    dinov2_tiny.save_tiny_dinov2(ckpt)
-    clip_models.write_clip_snapshot(ckpt / aesthetic.CLIP_VIT_L14.name, projection_dim=768)
-    clip_models.write_head(ckpt / aesthetic.AESTHETIC_HEAD.name / aesthetic.AESTHETIC_HEAD.filename)
-    tiny_clipiqa.write_rn50(ckpt / clipiqa.CLIP_RN50.name / clipiqa.CLIP_RN50.filename, seed=4)
-    tiny_clipiqa.write_prompts(ckpt / clipiqa.CLIPIQA_PLUS_PROMPTS.name
-                               / clipiqa.CLIPIQA_PLUS_PROMPTS.filename, seed=5)
-    clip_models.write_clip_snapshot(ckpt / frame_similarity.CLIP_VIT_B32.name, projection_dim=512, seed=1)
-    depth_tiny.save_tiny_depth_anything(ckpt)
-    image_reward_tiny.save_tiny_image_reward(ckpt)
-
-    mp = pytest.MonkeyPatch()
-    mp.setattr(raft, "RAFT_LARGE", dataclasses.replace(raft.RAFT_LARGE, sha256=""))
-    mp.setattr(lpips, "ALEXNET_SPEC", dataclasses.replace(lpips.ALEXNET_SPEC, sha256=""))
-    mp.setattr(clipiqa, "CLIP_RN50", dataclasses.replace(clipiqa.CLIP_RN50, sha256=""))
+    ckpt = tiny_checkpoints.write_all(root / "ckpt")
     settings = Step1Settings(device="cpu", checkpoint_dir=str(ckpt), offline=True)
     config = runner.MemobenchConfig(
         common=CommonConfig(offline=True), data_root=inputs.data_root, output_dir=root / "out",
         model_name="TinyRandom", generated_synthetic_dir=gen / "Synthetic",
         generated_real_dir=gen / "Real", clip="Barnyard_001", step1=settings,
         recorded_flags={})
-    card = runner.run(config)
-    mp.undo()
+    with tiny_checkpoints.pins_cleared():
+        card = runner.run(config)
     sample = json.loads((root / "out" / "per_sample_scores.jsonl").read_text().splitlines()[0])
     return card, sample, inputs, gen, settings, ckpt
 
@@ -312,19 +287,13 @@ def test_every_step1_family_keeps_the_engine_contract(run):
     """benchmarks/common/family_contract over every MemoBench Step 1 family that can be
     built here (MapAnything's package is not installable: its adapter has its own test)."""
     _, _, inputs, gen, settings, _ = run
-    mp = pytest.MonkeyPatch()
-    mp.setattr(raft, "RAFT_LARGE", dataclasses.replace(raft.RAFT_LARGE, sha256=""))
-    mp.setattr(lpips, "ALEXNET_SPEC", dataclasses.replace(lpips.ALEXNET_SPEC, sha256=""))
-    mp.setattr(clipiqa, "CLIP_RN50", dataclasses.replace(clipiqa.CLIP_RN50, sha256=""))
-    try:
+    with tiny_checkpoints.pins_cleared():
         step1_ids = list(metric_specs.TABLE.of_step(metric_specs.STEP1))
         classical = dataclasses.replace(settings, camera_backend="classical")
         main = prepare.prepare(classical, step1_ids)
         alternatives = (prepare.prepare(dataclasses.replace(classical, flow_backend="dis"),
                                         ["MotionSmoothness"]).families
                         + prepare.prepare(settings, ["AestheticScore"]).families)
-    finally:
-        mp.undo()
     assert not main.unavailable, main.unavailable
     contract.owned_metrics(main.families)  # one owner per metric
     syn_rows, real_rows, _ = dataset.load_sheets(inputs.data_root, None, None)
