@@ -8,6 +8,9 @@ official Total of calculate_score.py (PAS dropped by its key typo), and
 `total_score_corrected`, the mean of all five as the README's table intends.
 """
 
+import difflib
+
+from benchmarks.common.errors import InputError
 from benchmarks.common.metric_table import MetricTable
 from benchmarks.common.scorecard import MetricSpec
 from benchmarks.vmbench import official_scores as scores
@@ -65,5 +68,11 @@ def select(requested):
     if not requested:
         return list(PER_VIDEO_IDS)
     ids = [SHORT.get(m.lower(), m) for m in requested]
+    for metric in ids:
+        close = difflib.get_close_matches(metric.lower(), SHORT, n=1, cutoff=0.6)
+        if metric not in TABLE.by_id and close:
+            raise InputError("--metrics", "VMBench metrics: " + ", ".join(SHORT) + " (or "
+                             "their ids: " + ", ".join(PER_VIDEO_IDS) + ")",
+                             f"{metric} (did you mean {close[0]}?)")
     chosen = TABLE.select(ids)
     return [m for m in PER_VIDEO_IDS if m in chosen]

@@ -22,3 +22,8 @@ def test_select_short_names_and_did_you_mean():
 
 def test_pas_is_not_a_scores_csv_column():
     assert metric_specs.BY_ID["perceptible_amplitude_score"].output_files == ("results.json",)
+
+
+def test_a_near_short_name_gets_a_hint():
+    with pytest.raises(InputError, match=r"pass \(did you mean pas\?\)"):
+        metric_specs.select(["pass"])
