@@ -61,9 +61,12 @@ def totals(samples, backends: Mapping[str, scorecard_pb2.Backend],
         if agg is None:
             lacking = [k for k in official_scores.METRIC_KEYS if k not in computed
                        or not any(k in e for e in entries)]
+            why = ("none of the metrics calculate_score.py averages has a value (it would "
+                   "print Total Score 0): " if spec.id == metric_specs.TOTAL else
+                   "needs all five metrics; no value for: ")
             out.append(card_lib.unavailable(
-                spec, "needs every metric it averages; no value for: " + ", ".join(lacking),
-                backend))
+                spec, why + ", ".join(k for k in lacking if spec.id != metric_specs.TOTAL
+                                      or k != official_scores.PAS), backend))
             continue
         result = card_lib.unavailable(spec, "", backend)
         result.available = True

@@ -80,7 +80,11 @@ def test_gaps_are_named_in_coverage_and_per_metric(cases):
 
 def test_pas_only_results_have_no_official_total(cases):
     card = importer.build("m", cases["pas_only"]).card
-    assert not _metric(card, metric_specs.TOTAL).available
+    total = _metric(card, metric_specs.TOTAL)
+    assert not total.available and "Total Score 0" in total.unavailable_reason
+    assert "perceptible_amplitude_score" not in total.unavailable_reason
+    corrected = _metric(card, metric_specs.TOTAL_CORRECTED)
+    assert "needs all five" in corrected.unavailable_reason
     assert _metric(card, "perceptible_amplitude_score").available
 
 
