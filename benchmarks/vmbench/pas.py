@@ -42,7 +42,7 @@ def lk_backend() -> scorecard_pb2.Backend:
 class PasLucasKanade(family_lib.Family):
     """PAS with the LK grid tracker and no detector (see module)."""
 
-    name = "pas_lk"
+    name = "pas"
     metric_ids = (official_scores.PAS,)
 
     def __init__(self, grid_size: int = GRID_SIZE):
