@@ -146,6 +146,23 @@ def test_resume_keeps_scored_videos(tmp_path):
     assert _samples(out)["0001"]["metrics"] == first["metrics"]
 
 
+def test_an_empty_folder_and_a_manifest_gap(tmp_path):
+    videos, manifest = _broken_dir(tmp_path)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    done = _run(f"--video_dir={empty}", f"--prompt_manifest={manifest}",
+                f"--output_dir={tmp_path}/o1")
+    assert done.returncode == 2 and "at least one <index>.mp4" in done.stderr
+    prompts = [p for p in json.loads(manifest.read_text()) if p["index"] != "0005"]
+    manifest.write_text(json.dumps(prompts))
+    done = _run(f"--video_dir={videos}", f"--prompt_manifest={manifest}",
+                f"--output_dir={tmp_path}/o2", "--metrics=pas")
+    assert done.returncode == 0, done.stderr
+    notes = " ".join(json.loads((tmp_path / "o2" / "scorecard.json").read_text())["notes"])
+    assert "1 indices missing from the manifest: 0005" in notes
+    assert "0005.mp4 (index 0005 is not in the prompt suite)" in notes
+
+
 @pytest.mark.parametrize("args, message", [
     (["--video_dir=/nonexistent"], "--prompt_manifest: expected VMBench's prompts.json"),
     (["--metrics=pass"], "did you mean"),

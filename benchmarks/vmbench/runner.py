@@ -18,6 +18,7 @@ from benchmarks.common import provenance
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
+from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
 from benchmarks.common.sample_store import SampleStore, config_digest
 from benchmarks.vmbench import card_metrics
@@ -73,6 +74,10 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
     metric_ids = metric_specs.select(config.common.metrics)
     suite = prompt_suite.load_manifest(config.prompt_manifest)
     layout = prompt_suite.discover(config.video_dir, suite)
+    if not layout.videos:
+        raise InputError(config.video_dir, "at least one <index>.mp4 of the prompt suite "
+                         f"({config.prompt_manifest.name}: {suite[0].index}..)",
+                         f"none ({len(layout.unmatched)} other entries)")
     items = list(layout.videos)[:config.common.limit] if config.common.limit else list(
         layout.videos)
     families, reasons = _prepare(config, metric_ids)
