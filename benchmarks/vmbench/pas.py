@@ -39,6 +39,21 @@ def lk_backend() -> scorecard_pb2.Backend:
         digest_pinned=True, implementation="metrics/tracking/lk_tracker.py")
 
 
+def perceptible_amplitude(frames: np.ndarray, masks: np.ndarray, track):
+    """(PAS, background motion, subject motion or None) of one video, steps 5-8 of spec
+    §4.1, given the frame-0 detection masks (N, H, W) (N = 0: nothing detected) and a
+    tracker `track(frames, mask) -> tracks (T, P, 2)` (the official one: CoTracker3,
+    grid 30 on the mask from frame 0, backward tracking on)."""
+    height, width = frames.shape[1:3]
+    subject_mask, background_mask = motion_degree.subject_and_background_masks(
+        masks, height, width)
+    background = motion_degree.motion_degree(track(frames, background_mask), width, height)
+    subject = None
+    if subject_mask is not None:
+        subject = motion_degree.motion_degree(track(frames, subject_mask), width, height)
+    return motion_degree.net_subject_motion(subject, background), background, subject
+
+
 class PasLucasKanade(family_lib.Family):
     """PAS with the LK grid tracker and no detector (see module)."""
 
@@ -48,15 +63,16 @@ class PasLucasKanade(family_lib.Family):
     def __init__(self, grid_size: int = GRID_SIZE):
         super().__init__(lk_backend())
         self.grid_size = grid_size
+        self.points = 0
+
+    def _track(self, frames, mask):
+        tracks, _ = lk_tracker.track_grid(frames, self.grid_size, mask)
+        self.points = tracks.shape[1]
+        return tracks
 
     def compute(self, ctx) -> family_lib.FamilyResult:
         frames = ctx.frames
-        height, width = frames.shape[1:3]
-        # No detections: no subject mask, and the background is the whole frame.
-        _, background_mask = motion_degree.subject_and_background_masks(
-            np.zeros((0, height, width), bool), height, width)
-        tracks, _ = lk_tracker.track_grid(frames, self.grid_size, background_mask)
-        background = motion_degree.motion_degree(tracks, width, height)
-        value = motion_degree.net_subject_motion(None, background)
+        no_detections = np.zeros((0,) + frames.shape[1:3], bool)
+        value, background, _ = perceptible_amplitude(frames, no_detections, self._track)
         return family_lib.FamilyResult({official_scores.PAS: value, BACKGROUND: background,
-                                        POINTS: float(tracks.shape[1])})
+                                        POINTS: float(self.points)})
