@@ -76,17 +76,21 @@ def parse_manifest(data, path) -> List[Prompt]:
     return prompts
 
 
-def load_manifest(path: pathlib.Path) -> List[Prompt]:
-    """Reads prompts.json; InputError naming the file when it is unreadable or malformed."""
+def read_json(path: pathlib.Path, what: str):
+    """A JSON file's content; InputError naming it (and `what` it should be) when it is
+    missing or not JSON."""
     path = pathlib.Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as e:
-        raise InputError(path, "VMBench's prompts.json (--prompt_manifest)", "no such file") from e
+        raise InputError(path, what, "no such file") from e
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise InputError(path, "a JSON file (VMBench prompts.json)",
-                         f"{type(e).__name__}: {e}") from e
-    return parse_manifest(data, path)
+        raise InputError(path, f"a JSON file ({what})", f"{type(e).__name__}: {e}") from e
+
+
+def load_manifest(path: pathlib.Path) -> List[Prompt]:
+    """Reads prompts.json; InputError naming the file when it is unreadable or malformed."""
+    return parse_manifest(read_json(path, "VMBench's prompts.json (--prompt_manifest)"), path)
 
 
 def missing_indices(prompts: Sequence[Prompt]) -> List[str]:

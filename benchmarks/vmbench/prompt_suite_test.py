@@ -53,7 +53,7 @@ def test_malformed_manifests_name_the_file(tmp_path, data, message):
 def test_not_json_and_missing_file(tmp_path):
     bad = tmp_path / "p.json"
     bad.write_text("[{")
-    with pytest.raises(InputError, match="p.json: expected a JSON file"):
+    with pytest.raises(InputError, match=r"p.json: expected a JSON file \(VMBench.s prompts.json"):
         prompt_suite.load_manifest(bad)
     with pytest.raises(InputError, match="no such file"):
         prompt_suite.load_manifest(tmp_path / "absent.json")

@@ -15,6 +15,7 @@ from typing import Dict, List, Mapping, Sequence
 
 from benchmarks.common.errors import InputError
 from benchmarks.vmbench import official_scores
+from benchmarks.vmbench import prompt_suite
 
 # The order evaluate.sh adds the keys in (PAS, OIS, TCS, CAS, MSS).
 WRITE_ORDER = (official_scores.PAS, official_scores.OIS, official_scores.TCS,
@@ -51,15 +52,8 @@ def parse(data, path) -> List[Dict]:
 
 
 def read(path: pathlib.Path) -> List[Dict]:
-    path = pathlib.Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as e:
-        raise InputError(path, "a VMBench results.json (--results_json)", "no such file") from e
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise InputError(path, "a JSON file (VMBench results.json)",
-                         f"{type(e).__name__}: {e}") from e
-    return parse(data, path)
+    return parse(prompt_suite.read_json(path, "a VMBench results.json (--results_json)"),
+                 path)
 
 
 def entry_for(prompt_entry: Mapping, filepath: os.PathLike,
