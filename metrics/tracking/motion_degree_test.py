@@ -69,3 +69,15 @@ def test_background_is_what_any_mask_leaves_uncovered():
     assert (background == ~a).all() and (subject == a).all()
     subject, background = md.subject_and_background_masks(np.zeros((0, 4, 6)), 4, 6)
     assert subject is None and background.all()
+
+
+def test_float32_as_torch_computes_it():
+    """The official value is computed by torch in float32 on the tracker's float32
+    tracks: a torch transcription of the formula agrees to float32 precision."""
+    import torch  # pylint: disable=import-outside-toplevel
+    rng = np.random.default_rng(1)
+    tracks = rng.uniform(0, 480, size=(49, 792, 2)).astype(np.float32)
+    t = torch.from_numpy(tracks)
+    diagonal = torch.sqrt(torch.tensor(720 ** 2 + 480 ** 2, dtype=torch.float32))
+    expected = (torch.linalg.norm(t[1:] - t[:-1], dim=-1) / diagonal).sum(0).mean().item()
+    assert md.motion_degree(tracks, 720, 480) == pytest.approx(expected, rel=2e-6)
