@@ -2,7 +2,8 @@
 
 Everything here is pure: what the official temporal_coherence_score.py decides once
 GroundingDINO, SAM 2.1 and CoTracker3 have produced the per-keyframe objects and the
-tracks. Faithful by default; the one repaired quirk is named and recorded.
+tracks (object ids across keyframes: tcs_ids.py). Faithful by default; the one repaired
+quirk is named (QUERY_CORRECTED).
 
   keyframe_step(fps)  int(fps) - 1 (CAP_PROP_FPS). 1 <= fps < 2 gives 0, which the official
                       range() rejects (ValueError: raised here too, so the runner makes it an

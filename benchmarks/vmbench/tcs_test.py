@@ -20,10 +20,14 @@ def test_keyframe_step_from_fps():
 
 
 def test_keyframe_dicts_drop_segment_boundaries_then_take_every_step():
-    # 49 frames at 8 fps: step 7; 7 segments of step + 1 = 8 per-frame dicts each.
-    per_frame = [{"seg": s, "frame": s * 7 + k} for s in range(7) for k in range(8)]
+    # 49 frames at 8 fps: step 7; segments from keyframes 0, 7, ..., 42 yield frames
+    # s..s+7 (8 dicts), the last one 42..48 (7): the boundary duplicates go, 49 remain.
+    per_frame = [{"frame": s + k} for s in range(0, 49, 7) for k in range(8) if s + k < 49]
+    assert len(per_frame) == 55
     kept = tcs.keyframe_dicts(per_frame, 7)
     assert [d["frame"] for d in kept] == [0, 7, 14, 21, 28, 35, 42]
+    assert [d["frame"] for d in [x for i, x in enumerate(per_frame, 1) if i % 8]] == list(
+        range(49))
 
 
 def test_events_with_first_appearance_keyframe_and_repeats():
