@@ -3,8 +3,9 @@
 Each video is decoded once and scored by the families of the selected metrics on the
 shared engine (appended to per_sample_scores.jsonl as it is scored; --resume skips
 what is done; a broken video is an error row). Writes the contract's files, the
-official-shaped results.json and the scores.csv calculate_score.py would write from it.
-This version computes PAS with the weight-free opencv-lk-grid backend (NOT official);
+official-shaped results.json and the scores.csv calculate_score.py would write from it,
+both with official backends' values only. This version computes PAS with the weight-free
+opencv-lk-grid backend (NOT official: per_sample_scores.jsonl and the scorecard only);
 every model metric is reported unavailable with its checkpoints' fetch commands.
 """
 
@@ -116,7 +117,15 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
     card.notes.extend(verification.notes(config, suite, layout, outcome))
     card.provenance.CopyFrom(provenance.capture({
         "video_dir": config.video_dir, "prompt_manifest": config.prompt_manifest}))
-    files = _write(out, config, samples, layout, metric_ids)
+    official_ids = [m for m in metric_ids if backends.get(m, scorecard_pb2.Backend()).official]
+    left_out = [m for m in metric_ids if m in backends and m not in official_ids]
+    if left_out:
+        card.notes.append(
+            f"results.json and scores.csv hold only values from official backends: "
+            f"{', '.join(left_out)} ({', '.join(backends[m].name for m in left_out)}, NOT "
+            "official) are in per_sample_scores.jsonl and this scorecard only, so that no "
+            "official script reads them as VMBench's numbers")
+    files = _write(out, config, samples, layout, official_ids)
     card.output_files.update(files)
     card.run.CopyFrom(provenance.run_info(started_at, time.perf_counter() - t0, "cpu",
                                           config.recorded_flags))
