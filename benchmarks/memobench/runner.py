@@ -14,6 +14,7 @@ import pathlib
 import time
 from typing import List, Optional, Tuple
 
+from absl import logging
 
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
@@ -94,6 +95,28 @@ def _discover(config: MemobenchConfig, splits) -> List[generated_lib.GeneratedCl
     return clips
 
 
+_OTHER_MODE = {dataset.SYNTHETIC: dataset.REAL, dataset.REAL: dataset.SYNTHETIC}
+
+
+def _check_sheet(split: str, sheet, rows, data_root: pathlib.Path) -> None:
+    """InputError (exit 2) when a split the run asks for has no usable sheet row."""
+    stem = dataset.SYNTHETIC_SHEET_STEM if split == dataset.SYNTHETIC else dataset.REAL_SHEET_STEM
+    other = f"; or pass --mode={_OTHER_MODE[split]} to evaluate the other split alone"
+    if sheet is None:
+        raise InputError(data_root, f"the {split} phase sheet ({stem}.xlsx or .csv){other}",
+                         "none")
+    if rows:
+        return
+    if not rows.data_rows:
+        found = "a header and no rows"
+    elif rows.problems:
+        found = f"no usable row of {rows.data_rows} (" + "; ".join(rows.problems[:3]) + ")"
+    else:
+        found = f"no row left of {rows.data_rows} (skip=yes, or not in Real_Selected)"
+    raise InputError(sheet, f"at least one {split} clip row with numeric boundaries{other}",
+                     found)
+
+
 def _keep(config: MemobenchConfig, clip_id: str, scene: str) -> bool:
     return ((config.clip is None or clip_id == config.clip)
             and (config.scene is None or scene == config.scene))
@@ -129,10 +152,8 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
         data_root, config.synthetic_sheet, config.real_sheet)
     rows = {dataset.SYNTHETIC: syn_rows, dataset.REAL: real_rows}
     for split, sheet in zip((dataset.SYNTHETIC, dataset.REAL), sheets):
-        if split in splits and sheet is None:
-            raise InputError(data_root, f"the {split} phase sheet "
-                             f"({dataset.SYNTHETIC_SHEET_STEM if split == dataset.SYNTHETIC else dataset.REAL_SHEET_STEM}.xlsx or .csv)",
-                             "none")
+        if split in splits:
+            _check_sheet(split, sheet, rows[split], data_root)
     expected = [(split, cid) for split in splits for cid in sorted(rows[split])
                 if _keep(config, cid, cid.rsplit("_", 1)[0] if split == dataset.SYNTHETIC
                          else dataset.REAL)]
@@ -147,7 +168,10 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     for metric_id, reason in readiness.unready(metric_ids, config.step1).items():
         results[metric_id] = card_lib.unavailable(metric_specs.BY_ID[metric_id], reason)
     metric_ids_run = [m for m in metric_ids if results[m].unavailable_reason.startswith("its step")]
-    step_samples, checkpoints, notes, files = [], [], [], {}
+    step_samples, checkpoints, files = [], [], {}
+    notes = [f"phase sheet: {problem}" for split in splits for problem in rows[split].problems]
+    for note in notes:
+        logging.warning("%s", note)
 
     step1_ids = [m for m in metric_ids_run if _step_of(m) == STEP1]
     # Every checkpoint is resolved before the first clip (Step 1's in its prepare).
