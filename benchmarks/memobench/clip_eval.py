@@ -84,6 +84,8 @@ def ground_truth(clip: GeneratedClip, rows, data_root: pathlib.Path) -> GroundTr
 
 def load(clip: GeneratedClip, rows, data_root: pathlib.Path, max_side: int) -> Loaded:
     """Reads one clip's inputs; raises InputError/FrameInputError for unusable ones."""
+    if clip.error:
+        raise InputError(clip.source, "a readable folder of generated clips", clip.error)
     gt = ground_truth(clip, rows, data_root)
     warnings = list(gt.notes)
     # Each generated file is read once, for its frame and the clip's digest.

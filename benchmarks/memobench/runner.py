@@ -43,6 +43,9 @@ BENCHMARK_VERSION = "memobench-step1/1"
 MODES = ("synthetic", "real", "both")
 STEP1, ORS, VQA, LEADERBOARD = "step1", "ors", "vqa", "leaderboard"
 STEPS = (STEP1, ORS, VQA, LEADERBOARD)
+RECOMPUTED_NOTE = "Step 1 recomputed"
+PARTIAL_NOTE = ("input warning (scored as the official code scores it; see the sample's "
+                f"diagnostics '{sample_loop.WARNINGS}'):")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -190,6 +193,9 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
                      "pandas 2 (spec §5)")
         if s1.resumed:
             notes.append(f"Step 1 resumed: {s1.resumed} clips reused from an earlier run")
+        if s1.recomputed_changed:
+            notes.append(f"{RECOMPUTED_NOTE} {len(s1.recomputed_changed)} clips whose inputs "
+                         "changed since they were stored: " + ", ".join(s1.recomputed_changed))
     if ORS in steps and "ORS" in metric_ids_run:
         ors = ors_step.run_ors(clips, data_root, config.step1, out.dir, config.common.resume,
                                config.sam3_metadata_dir, config.synthetic_sheet,
@@ -208,6 +214,7 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
         if any(m.available for m in vqa.metrics):
             notes.append(verification.VQA_COVERAGE_NOTE)
     samples = combine.merge_samples(*step_samples)
+    notes += _warning_notes(samples)
     metrics = [results[m] for m in metric_ids]
     if LEADERBOARD in steps:
         eval_path = files.get("eval_csv")
@@ -258,6 +265,12 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
                                           config.recorded_flags))
     out.write_scorecard(card)
     return card
+
+
+def _warning_notes(samples) -> List[str]:
+    """One note per sample scored on inputs read only in part (its diagnostics say which)."""
+    return [f"{PARTIAL_NOTE} {s.split}/{s.sample_id}: " + "; ".join(found)
+            for s in samples for found in [sample_loop.warnings_of(s)] if found]
 
 
 def _device_used(config: MemobenchConfig, checkpoints) -> str:

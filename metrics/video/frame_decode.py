@@ -45,12 +45,18 @@ def decode_image(data, path):
     Returns:
         Array of shape (H, W, 3) and dtype uint8, BGR.
 
+    OpenCV's imdecode refuses a JPEG cut short that imread decodes with grey fill
+    (OpenCV 4.14, measured); such bytes are decoded by imread from `path`, so the
+    frame is the one the official code's cv2.imread gets.
+
     Raises:
         FrameInputError: If the bytes do not decode.
     """
     image = None
     if data:
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        if image is None and partial_image_reason(data, path):
+            image = cv2.imread(os.fspath(path), cv2.IMREAD_COLOR)
     if image is None:
         raise FrameInputError(path, "a readable PNG/JPEG image")
     return image

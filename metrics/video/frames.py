@@ -10,7 +10,9 @@ though it was read only in part (a truncated JPEG decoded with grey fill, a vide
 container declares more frames than its stream holds).
 """
 
+import errno
 import hashlib
+import os
 import pathlib
 
 from metrics.video.frame_decode import (  # noqa: F401  (re-exported: the frames API)
@@ -44,6 +46,15 @@ def read_frame_folder(folder, max_side=None, workers=None):
     return decode_folder(folder, max_side, workers, None)
 
 
+def _broken_link(path):
+    try:
+        os.stat(path)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "a symlink loop"
+    return f"a link to nothing ({os.readlink(path)})"
+
+
 def _frame_source(source):
     """('folder' | 'video', path), else FrameInputError."""
     source = pathlib.Path(source)
@@ -51,7 +62,8 @@ def _frame_source(source):
         return "folder", source
     if source.suffix.lower() in VIDEO_EXTENSIONS:
         return "video", source
-    found = "a file of another type" if source.exists() else "nothing"
+    found = ("a file of another type" if source.exists() else
+             _broken_link(source) if source.is_symlink() else "nothing")
     expected = "a frame folder or a .mp4/.avi/.mov/.mkv video"
     raise FrameInputError(source, expected, found)
 
