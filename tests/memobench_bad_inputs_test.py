@@ -61,6 +61,9 @@ DEFECTS = [
       fragments=("Barnyard_002/frames", "symlink loop")),
     D("unreadable_frames_folder", broken.unreadable_frames_folder, (B2,),
       fragments=("Barnyard_002/frames", "Permission"), skip_if=bad_inputs.root_reason),
+    D("unreadable_frame_file", broken.unreadable_frame_file, (B2,),
+      fragments=("00004.png", "expected a readable PNG/JPEG image"),
+      skip_if=bad_inputs.root_reason),
     # The clips inside cannot be named: the folder is the error row, CityPark_001 absent.
     D("unreadable_scene_folder", broken.unreadable_scene_folder, (("synthetic", "CityPark"),),
       absent=(C1,), fragments=("CityPark", "a readable folder of generated clips", "Permission"),
