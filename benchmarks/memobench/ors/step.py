@@ -40,7 +40,7 @@ from benchmarks.memobench.ors import ors_csv
 from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
 from benchmarks.memobench.step1.prepare import Step1Settings
 from metrics.checkpoints import resolver
-from metrics.segmentation import revisit
+from benchmarks.memobench.ors import revisit
 from metrics.segmentation import sam3_spec
 from proto import scorecard_pb2
 
@@ -105,7 +105,7 @@ def _scored_sample(item: clips_lib.OrsClip, detector
     problem = item.problem()
     if problem:
         raise InputError(clip.source, "a clip ORS can score", problem)
-    from metrics.segmentation import object_revisit  # pylint: disable=import-outside-toplevel  (torch)
+    from benchmarks.memobench.ors import object_revisit  # pylint: disable=import-outside-toplevel  (torch)
     start = time.perf_counter()
     frames = object_revisit.open_clip(item.source)
     r = clips_lib.r_start(item.keyframes, item.gt_frames, frames.num_frames)
