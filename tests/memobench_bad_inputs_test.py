@@ -93,7 +93,8 @@ DEFECTS = [
       fragments=("Synthetic_ExitReenter.xlsx rows 5 and 6 are both CityPark_001",
                  "row 6 (the last) is used")),
     D("non_numeric_row", broken.non_numeric_row, (C1,),
-      fragments=("Synthetic_ExitReenter.xlsx", "row 5 (CityPark_001)", "exits 'soon' not a number")),
+      fragments=("Synthetic_ExitReenter.xlsx", "row 5 (CityPark_001)",
+                 "exits 'soon' not a number")),
     D("header_only_sheet", broken.header_only_sheet, exit_code=2,
       fragments=("Synthetic_ExitReenter.xlsx", "a header and no rows", "--mode=real")),
     # Resume keyed on inputs: exactly the changed clips are recomputed.

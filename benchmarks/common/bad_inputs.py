@@ -17,9 +17,10 @@ copies the tree, damages it, runs, and asserts (with a message naming the defect
   - the exit code is the defect's (0: the run completed; 2: unusable configuration,
     refused before any work, so no scorecard is written);
   - on exit 0, a scorecard and per_sample_scores.jsonl were written; every affected
-    sample (an "absent" one the damage hides from discovery may be missing) carries the expected fragments in its error (`where="error"`) or in its
+    sample carries the expected fragments in its error (`where="error"`) or in its
     diagnostics' input warnings (`where="warning"`: the sample is still scored); every
-    other sample's metrics equal the clean run's, value for value;
+    other sample's metrics equal the clean run's, value for value, except the
+    `absent` ones (hidden from discovery by the damage, e.g. in an unreadable folder);
   - on exit 2, the fragments (the path, what was expected) are in the message;
   - a resume defect (`resume=True`) runs the clean copy first, damages it (or moves it:
     `moved=True`), resumes into the same output folder, and checks that exactly the

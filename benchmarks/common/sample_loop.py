@@ -16,9 +16,12 @@ sample's input digests: a sample whose inputs changed since it was stored is rec
 `input_digest`) or named digests, e.g. {"generated": ..., "reference": ...}, which the
 step's score records with `record_digests` ("generated" is the `input_digest` field, the
 others diagnostics "input_digest:<name>"). A benchmark names in them every input a
-sample's numbers depend on: generated files, reference files, its annotation rows. A bug in our own code (anything but an input error) fails that
-sample with the traceback in its error field, the run goes on, and `Outcome.internal_errors`
-tells the runner to exit 1 at the end.
+sample's numbers depend on: generated files, reference files, its annotation rows.
+
+A bug in our own code (anything but an input error) fails that sample with the traceback
+in its error field, the run goes on, and `Outcome.internal_errors` tells the runner to
+exit 1 at the end. Inputs a sample was scored on though read only in part are listed,
+each naming its file, under diagnostics "input_warnings" (`add_warning`).
 """
 
 import concurrent.futures
