@@ -70,7 +70,8 @@ def partial_image_reason(data, path):
     cut short too (the rows it holds may still decode).
     """
     suffix = pathlib.Path(path).suffix.lower()
-    if suffix in (".jpg", ".jpeg") and data.rfind(b"\xff\xd9") < data.rfind(b"\xff\xda"):
+    last_eoi = data.rfind(b"\xff\xd9") if suffix in (".jpg", ".jpeg") else -1
+    if suffix in (".jpg", ".jpeg") and data.find(b"\xff\xda", max(last_eoi, 0)) >= 0:
         return (f"{path}: a JPEG cut short (no end-of-image marker after its last scan); "
                 "decoded with grey fill, as the official cv2.imread reads it")
     if suffix == ".png" and b"IEND" not in data[-12:]:
