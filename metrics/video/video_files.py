@@ -84,6 +84,35 @@ def decode_video(path, max_side=None):
     return np.stack(frames)
 
 
+def decode_video_checked(path, max_side=None, warnings=None):
+    """decode_video, with the decoded count checked against the container's.
+
+    Readers that take the container's CAP_PROP_FRAME_COUNT as the clip length and read
+    frames by index (the official MemoBench VideoReader does) fail on a frame past the
+    decodable ones, so fewer decoded frames than declared is an error here too. More
+    decoded frames than declared: the first `declared` are kept (those readers never
+    read past it) and a warning naming the file is appended to `warnings` (if a list).
+
+    Raises:
+        FrameInputError: As decode_video, or when fewer frames decode than declared.
+    """
+    frames = decode_video(path, max_side)
+    capture = _open_video(path, "a decodable video (mp4)")
+    try:
+        declared = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
+    finally:
+        capture.release()
+    if 0 < declared < len(frames):
+        if warnings is not None:
+            warnings.append(f"{path}: {len(frames)} frames decode but its container "
+                            f"declares {declared}; the first {declared} are used")
+        return frames[:declared]
+    if len(frames) < declared:
+        raise FrameInputError(path, f"the {declared} frames its container declares",
+                              f"only {len(frames)} decodable (a truncated or damaged video)")
+    return frames
+
+
 def _frame_index(index):
     """Returns index as a non-negative Python int, else raises ValueError."""
     try:

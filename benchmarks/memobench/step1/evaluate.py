@@ -53,7 +53,7 @@ def run_step1(config, clips, rows, data_root: pathlib.Path, metric_ids,
             load=lambda clip: clip_eval.load(clip, rows, data_root, config.common.max_side),
             score=lambda clip, loaded: clip_eval.evaluate(
                 clip, loaded, config.common.sample_step, prepared, metric_ids),
-            digest=lambda clip: clip_eval.input_digest(clip.source))
+            digest=lambda clip: clip_eval.input_digests(clip, rows, data_root))
     samples = outcome.samples
     eval_path = eval_csv.write(output_dir / f"eval_{config.mode}.csv", samples)
     return Step1Outcome(
