@@ -88,9 +88,10 @@ def load(clip: GeneratedClip, rows, data_root: pathlib.Path, max_side: int) -> L
         raise InputError(clip.source, "a readable folder of generated clips", clip.error)
     gt = ground_truth(clip, rows, data_root)
     warnings = list(gt.notes)
-    # Each generated file is read once, for its frame and the clip's digest.
+    # Each generated file is read once, for its frame and the clip's digest; a video by
+    # its container's frame count, as run_eval.py's VideoReader reads it.
     frames, digest = frames_lib.load_frames_and_digest(clip.source, max_side=max_side,
-                                                       warnings=warnings)
+                                                       warnings=warnings, as_declared=True)
     if len(frames) < keyframes.MIN_GENERATED_FRAMES:
         raise InputError(clip.source, f"a generated clip of at least "
                          f"{keyframes.MIN_GENERATED_FRAMES} frames (the V-D-R phases)",

@@ -1,7 +1,7 @@
 """Query points on a regular grid, in a tracker's working resolution, optionally masked.
 
-The layout is the one CoTracker's predictor uses (co-tracker's get_points_on_a_grid, read
-in AMAP-ML/VMBench@c278a73): a size x size grid over the working frame (H x W, default
+The layout is the one CoTracker's predictor uses (co-tracker's get_points_on_a_grid): a
+size x size grid over the working frame (H x W, default
 384 x 512) with a margin of W/64 on every side, row-major; with a mask, the mask is
 resized to the working frame by nearest neighbour (source index floor(i * in / out), as
 torch's F.interpolate "nearest") and only the points whose rounded position falls on it

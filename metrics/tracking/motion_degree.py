@@ -10,8 +10,8 @@ and it is computed in float32 as the tracks come from the tracker. No points: Na
 mean of an empty set).
 
 net_subject_motion: subject motion minus background (camera) motion, the rule of the
-official implementation this follows (AMAP-ML/VMBench@c278a73 perceptible_amplitude_score.py;
-../shared/specs/vmbench.md §4.1 steps 5 and 8): the background is subtracted only when
+released motion-amplitude code this follows (named by the benchmark package that uses
+it): the background is subtracted only when
 the subject moves more than it; a NaN subject value (no track in the subject mask), or no
 subject at all (nothing detected), gives the background value.
 

@@ -3,8 +3,8 @@ few pixels, or never fully disappear? Generic rules with every threshold a param
 
 Tracks are (T, N, 2) x/y pixels and visibility (T, N) bool. `side` says which frames
 count: "after" (t > start: the object vanishing) or "before" (t < start: emerging).
-The rules transcribe the ones of AMAP-ML/VMBench@c278a73 bench_utils/tcs_utils.py
-(../shared/specs/vmbench.md §4.3), comparisons as strict or not as there:
+The rules transcribe those of a released motion benchmark's temporal-coherence code
+(the benchmark package that uses them names it), comparisons as strict or not as there:
 
   invisible_fraction r[t] = mean over points of not-visible;
   left_by_edge:   some counted t with r[t] >= visibility_ratio and a fraction >=

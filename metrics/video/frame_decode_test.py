@@ -82,21 +82,31 @@ def _avi(tmp_path, n, declared):
     return path
 
 
-def test_a_video_shorter_than_its_container_fails_naming_the_file(tmp_path):
+def test_a_video_shorter_than_its_container_fails_naming_the_file_as_declared(tmp_path):
     path = _avi(tmp_path, 21, 41)
     assert frames.video_frame_count(path) == 41 and len(frames.decode_video(path)) == 21
     with pytest.raises(FrameInputError, match=r"clip\.avi: expected the 41 frames its "
                        r"container declares, found only 21 decodable"):
-        frames.load_frames(path)
+        frames.load_frames(path, as_declared=True)
 
 
-def test_a_video_longer_than_its_container_keeps_the_declared_frames(tmp_path):
+def test_a_video_longer_than_its_container_keeps_the_declared_frames_as_declared(tmp_path):
     path = _avi(tmp_path, 21, 10)
     warnings = []
-    got, _ = frames.load_frames_and_digest(path, warnings=warnings)
+    got, _ = frames.load_frames_and_digest(path, warnings=warnings, as_declared=True)
     np.testing.assert_array_equal(got, frames.decode_video(path)[:10])
     assert warnings == [f"{path}: 21 frames decode but its container declares 10; the "
                         "first 10 are used"]
+
+
+@pytest.mark.parametrize("decoded,declared", [(21, 41), (21, 10)])
+def test_by_default_every_decoded_frame_is_used_with_a_warning(tmp_path, decoded, declared):
+    path = _avi(tmp_path, decoded, declared)
+    warnings = []
+    got = frames.load_frames(path, warnings=warnings)
+    np.testing.assert_array_equal(got, frames.decode_video(path))
+    assert warnings == [f"{path}: {decoded} frames decode but its container declares "
+                        f"{declared}; all {decoded} decoded frames are used"]
 
 
 def test_a_symlink_loop_is_named(tmp_path):

@@ -6,8 +6,9 @@ frames (and digests) never depend on the number of workers. This module is the A
 frame_files.py lists a folder, frame_decode.py decodes images, video_files.py videos.
 
 Readers that take a `warnings` list append to it, with the file named, what they used
-though it was read only in part (a truncated JPEG decoded with grey fill, a video whose
-container declares more frames than its stream holds).
+though it was read only in part or not as its file declares (a truncated JPEG decoded
+with grey fill, a video whose container declares another frame count than it decodes).
+`as_declared` reads a video by its container's count (see video_files).
 """
 
 import errno
@@ -68,7 +69,7 @@ def _frame_source(source):
     raise FrameInputError(source, expected, found)
 
 
-def load_frames(source, max_side=None, workers=None, warnings=None):
+def load_frames(source, max_side=None, workers=None, warnings=None, as_declared=False):
     """Loads frames from a frame folder or a video file.
 
     Args:
@@ -77,19 +78,20 @@ def load_frames(source, max_side=None, workers=None, warnings=None):
         workers: Decode threads for a frame folder (None: default_workers());
             a video is decoded sequentially. The result does not depend on it.
         warnings: If a list, partial reads are appended to it (module docstring).
+        as_declared: A video is read by its container's frame count (video_files).
 
     Returns:
         Array of shape (N, H, W, 3) and dtype uint8, BGR.
 
     Raises:
-        FrameInputError: If source is neither, cannot be read, or is a video that
-            decodes fewer frames than its container declares.
+        FrameInputError: If source is neither or cannot be read, or (as_declared) is a
+            video that decodes fewer frames than its container declares.
         ValueError: If max_side or workers is given and not a positive int.
     """
     kind, source = _frame_source(source)
     if kind == "folder":
         return decode_folder(source, max_side, workers, None, warnings)
-    return decode_video_checked(source, max_side, warnings)
+    return decode_video_checked(source, max_side, warnings, as_declared)
 
 
 def file_digest_update(digest, path, chunk_size=1 << 20):
@@ -121,7 +123,8 @@ def source_digest(source):
     return digest.hexdigest()
 
 
-def load_frames_and_digest(source, max_side=None, workers=None, warnings=None):
+def load_frames_and_digest(source, max_side=None, workers=None, warnings=None,
+                           as_declared=False):
     """load_frames plus a sha256 of the input, reading each file once.
 
     The digest is a clip's input digest: sha256 over, for each file in
@@ -134,13 +137,14 @@ def load_frames_and_digest(source, max_side=None, workers=None, warnings=None):
         max_side: If given, each frame is shrunk with resize_max_side.
         workers: Decode threads for a frame folder (None: default_workers()).
         warnings: If a list, partial reads are appended to it (module docstring).
+        as_declared: A video is read by its container's frame count (video_files).
 
     Returns:
         (frames (N, H, W, 3) uint8 BGR, hex sha256 digest).
 
     Raises:
-        FrameInputError: If source is neither, cannot be read, or is a video that
-            decodes fewer frames than its container declares.
+        FrameInputError: If source is neither or cannot be read, or (as_declared) is a
+            video that decodes fewer frames than its container declares.
         ValueError: If max_side or workers is given and not a positive int.
     """
     kind, source = _frame_source(source)
@@ -148,6 +152,6 @@ def load_frames_and_digest(source, max_side=None, workers=None, warnings=None):
     if kind == "folder":
         frames = decode_folder(source, max_side, workers, digest, warnings)
     else:
-        frames = decode_video_checked(source, max_side, warnings)
+        frames = decode_video_checked(source, max_side, warnings, as_declared)
         file_digest_update(digest, source)
     return frames, digest.hexdigest()

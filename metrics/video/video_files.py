@@ -84,17 +84,18 @@ def decode_video(path, max_side=None):
     return np.stack(frames)
 
 
-def decode_video_checked(path, max_side=None, warnings=None):
+def decode_video_checked(path, max_side=None, warnings=None, as_declared=False):
     """decode_video, with the decoded count checked against the container's.
 
-    Readers that take the container's CAP_PROP_FRAME_COUNT as the clip length and read
-    frames by index (the official MemoBench VideoReader does) fail on a frame past the
-    decodable ones, so fewer decoded frames than declared is an error here too. More
-    decoded frames than declared: the first `declared` are kept (those readers never
-    read past it) and a warning naming the file is appended to `warnings` (if a list).
+    A count that differs from the container's CAP_PROP_FRAME_COUNT is appended to
+    `warnings` (if a list), naming the file. With `as_declared`, the clip is read the way
+    readers that take the container's count as its length and read frames by index do
+    (a benchmark's own VideoReader, say): fewer decodable frames than declared fail, as
+    such a reader fails on the first frame past them; more keep the first `declared`.
 
     Raises:
-        FrameInputError: As decode_video, or when fewer frames decode than declared.
+        FrameInputError: As decode_video, or (as_declared) when fewer frames decode than
+            declared.
     """
     frames = decode_video(path, max_side)
     capture = _open_video(path, "a decodable video (mp4)")
@@ -102,15 +103,17 @@ def decode_video_checked(path, max_side=None, warnings=None):
         declared = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
     finally:
         capture.release()
-    if 0 < declared < len(frames):
-        if warnings is not None:
-            warnings.append(f"{path}: {len(frames)} frames decode but its container "
-                            f"declares {declared}; the first {declared} are used")
-        return frames[:declared]
-    if len(frames) < declared:
+    if declared <= 0 or declared == len(frames):
+        return frames
+    if as_declared and len(frames) < declared:
         raise FrameInputError(path, f"the {declared} frames its container declares",
                               f"only {len(frames)} decodable (a truncated or damaged video)")
-    return frames
+    if warnings is not None:
+        used = (f"the first {declared} are used" if as_declared else
+                f"all {len(frames)} decoded frames are used")
+        warnings.append(f"{path}: {len(frames)} frames decode but its container "
+                        f"declares {declared}; {used}")
+    return frames[:declared] if as_declared else frames
 
 
 def _frame_index(index):
