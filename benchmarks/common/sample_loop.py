@@ -160,18 +160,8 @@ def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
     append the official output file's row); resumed samples are the caller's to write.
     """
     outcome = Outcome(samples=[], resumed=store.resumed)
-    todo = []
-    for item in items:
-        r = ref(item)
-        if r.key in store and digest is not None:
-            changed = _changed_inputs(store.get(r.key), _safe_digest(digest, item))
-            if changed:
-                logging.info("%s %s/%s: %s since it was stored; recomputing",
-                             label, r.split, r.sample_id, changed)
-                store.discard(r.key)
-                outcome.recomputed_changed.append(f"{r.split}/{r.sample_id}")
-        if r.key not in store:
-            todo.append(item)
+    outcome.recomputed_changed.extend(discard_changed(items, ref, store, digest, label))
+    todo = [item for item in items if ref(item).key not in store]
     outcome.resumed = sum(1 for item in items if ref(item).key in store)
     if outcome.resumed:
         logging.info("%s: resuming, %d samples already scored", label, outcome.resumed)
@@ -192,6 +182,26 @@ def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
     by_key = {(s.split, s.sample_id): s for s in store.samples()}
     outcome.samples = [by_key[ref(item).key] for item in items if ref(item).key in by_key]
     return outcome
+
+
+def discard_changed(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
+                    digest: Optional[Callable[[object], object]], label: str) -> List[str]:
+    """Drops from `store` every stored sample whose inputs changed (logged); returns their
+    "split/id". `run` does this first; a step that must know what is left to compute
+    before the loop (to load a model only when needed) may call it earlier."""
+    dropped = []
+    if digest is None:
+        return dropped
+    for item in items:
+        r = ref(item)
+        if r.key in store:
+            changed = _changed_inputs(store.get(r.key), _safe_digest(digest, item))
+            if changed:
+                logging.info("%s %s/%s: %s since it was stored; recomputing",
+                             label, r.split, r.sample_id, changed)
+                store.discard(r.key)
+                dropped.append(f"{r.split}/{r.sample_id}")
+    return dropped
 
 
 def _safe_digest(digest, item):
