@@ -64,6 +64,8 @@ class MemobenchConfig:
     synthetic_sheet: Optional[pathlib.Path] = None
     real_sheet: Optional[pathlib.Path] = None
     bundled_sample: bool = False
+    max_side: int = 640      # generated frames downscaled to this longer side (run_eval.py)
+    sample_step: int = 4     # frame stride of the temporal and quality metrics
     step1: step1_prepare.Step1Settings = step1_prepare.Step1Settings()
     steps: Tuple[str, ...] = STEPS
     sam3_metadata_dir: Optional[pathlib.Path] = None

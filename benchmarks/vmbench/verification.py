@@ -62,11 +62,9 @@ def assess(card: scorecard_pb2.Scorecard, config, evaluated: int,
 
 def notes(config, suite, layout, outcome) -> List[str]:
     out = [TOTALS_NOTE,
-           "videos are decoded at native resolution, as the official scripts do "
-           "(--max_side and --sample_step are not used by VMBench)",
-           "results.json carries each computed key under its official name (a non-official "
-           "backend's value included, see the deviations); scores.csv is what "
-           "calculate_score.py writes from it"]
+           "videos are decoded at native resolution, as the official scripts do",
+           "results.json carries each key computed by an official backend under its "
+           "official name; scores.csv is what calculate_score.py writes from it"]
     if config.bundled_sample:
         out.append("the bundled sample: synthetic clips of a textured square moving 4, 0 "
                    "and 2 px per frame (tools/fixtures/vmbench_clips.py), not VMBench data")
