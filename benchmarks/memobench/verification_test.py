@@ -18,8 +18,8 @@ _VQA_IDS = set(verification.VQA.metric_ids)
 
 
 def _config(bundled=False, max_side=640, sample_step=4):
-    return types.SimpleNamespace(bundled_sample=bundled, common=types.SimpleNamespace(
-        max_side=max_side, sample_step=sample_step))
+    return types.SimpleNamespace(bundled_sample=bundled, max_side=max_side,
+                                 sample_step=sample_step)
 
 
 def _samples(drop=(), fail=(), no_vqa=(), extra=(), no_metric=()):

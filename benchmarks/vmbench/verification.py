@@ -60,6 +60,9 @@ def assess(card: scorecard_pb2.Scorecard, config, evaluated: int,
     return card_lib.verification(blockers, deviations, evaluated)
 
 
+RECOMPUTED_NOTE = "recomputed"
+
+
 def notes(config, suite, layout, outcome) -> List[str]:
     out = [TOTALS_NOTE,
            "videos are decoded at native resolution, as the official scripts do",
@@ -83,4 +86,7 @@ def notes(config, suite, layout, outcome) -> List[str]:
                                                        else ""))
     if outcome.resumed:
         out.append(f"resumed: {outcome.resumed} videos reused from an earlier run")
+    if outcome.recomputed_changed:
+        out.append(f"{RECOMPUTED_NOTE} {len(outcome.recomputed_changed)} videos whose inputs "
+                   "changed since they were stored: " + ", ".join(outcome.recomputed_changed))
     return out

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-RUNNERS=(//benchmarks/memobench:run)
+RUNNERS=(//benchmarks/memobench:run //benchmarks/vmbench:run)
 
 build() {
   ./bazelw build --build_python_zip "${RUNNERS[@]}" >&2
