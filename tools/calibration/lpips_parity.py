@@ -19,7 +19,6 @@ five ReLU outputs of the trunk, and the per-pair distance of `lpips_distance_pai
 one clip, i.e. one frame size, at a time).
 """
 
-import contextlib
 import importlib.metadata
 import pathlib
 import tempfile
@@ -34,6 +33,7 @@ import torchvision
 from metrics.lpips import lpips as ours
 from tools.calibration import frames as frames_lib
 from tools.calibration import parity_table
+from tools.calibration import torch_hub
 
 BACKEND = "lpips-v0.1-alex"
 SEED = 0
@@ -45,16 +45,6 @@ def reference() -> str:
     return f"lpips {importlib.metadata.version('lpips')} LPIPS(net='alex')"
 
 
-@contextlib.contextmanager
-def _hub_dir(folder):
-    previous = torch.hub.get_dir()
-    torch.hub.set_dir(str(folder))
-    try:
-        yield
-    finally:
-        torch.hub.set_dir(previous)
-
-
 def build_pair(folder: pathlib.Path):
     """(package model, our model), both on the random trunk and the shipped lin weights."""
     torch.manual_seed(SEED)
@@ -62,7 +52,7 @@ def build_pair(folder: pathlib.Path):
     cached = folder / "hub" / "checkpoints" / ours.ALEXNET_SPEC.filename
     cached.parent.mkdir(parents=True)
     torch.save(trunk, cached)
-    with _hub_dir(folder / "hub"):
+    with torch_hub.hub_dir(folder / "hub"):
         theirs = lpips_pkg.LPIPS(net="alex", verbose=False).eval()
     lin_path = pathlib.Path(lpips_pkg.__file__).parent / "weights" / "v0.1" / "alex.pth"
     return theirs, ours.load_lpips_alex(cached, lin_path, "cpu")

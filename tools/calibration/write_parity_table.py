@@ -15,12 +15,13 @@ from absl import flags
 from tools.calibration import clip_parity
 from tools.calibration import lpips_parity
 from tools.calibration import parity_table
+from tools.calibration import raft_parity
 
 _OUTPUT = flags.DEFINE_string("output", None, "Where to write the CSV (absolute path; "
                               "bazel run starts in the runfiles tree).")
 
 # Every parity check; a backend without an entry here has no calibration row.
-RUNS = (lpips_parity.run, clip_parity.run_aesthetic, clip_parity.run_b32)
+RUNS = (lpips_parity.run, clip_parity.run_aesthetic, clip_parity.run_b32, raft_parity.run)
 
 
 def all_rows():

@@ -45,8 +45,8 @@ RAFT_BACKEND = scorecard_pb2.Backend(
     name="raft-large", official=True, checkpoint_id="raft_large_C_T_SKHT_V2-ff5fadd5.pth",
     note="torchvision raft_large, official preprocessing ([0,1] RGB, replicate pad to 8)",
     implementation="torchvision.models.optical_flow.raft_large (the official package)",
-    parity=scorecard_pb2.Parity(scope="warp-error arithmetic against a numpy reference; "
-                                "RAFT on " + _TINY))
+    parity=calibration.parity("raft-large", otherwise="warp-error arithmetic against a numpy "
+                              "reference; RAFT on " + _TINY))
 DIS_BACKEND = scorecard_pb2.Backend(
     name="opencv-dis", official=False,
     note="OpenCV DIS optical flow (MEDIUM preset) in place of RAFT: weight-free, NOT the "
