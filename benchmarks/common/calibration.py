@@ -29,6 +29,7 @@ TABLE = "tools/calibration/parity.csv"
 CHECKS = ("preprocess", "features", "score")
 RANDOM_WEIGHTS_SCOPE = ("architecture and preprocessing verified on random weights; real "
                         "weights not compared")
+COMPOSITE = " + "
 TEXT_FIELDS = ("backend", "test", "check", "compared", "reference", "weights", "inputs")
 
 
@@ -127,8 +128,21 @@ def parity_from_rows(backend: str, rows: List[Row], otherwise: str = "") -> scor
 def parity(backend: str, otherwise: str = "") -> scorecard_pb2.Parity:
     """The Parity of `backend` from the committed table (read once per process).
 
+    A composite backend named "a + b" (one metric computed from two models) without rows
+    of its own is verified when each part is; its evidence and scope are the parts'.
+
     Raises:
         FileNotFoundError: The table is not in the running target's runfiles.
         ValueError: The table is malformed (names the file and line).
     """
-    return parity_from_rows(backend, _committed().get(backend, []), otherwise)
+    table = _committed()
+    parts = backend.split(COMPOSITE)
+    if backend in table or len(parts) == 1:
+        return parity_from_rows(backend, table.get(backend, []), otherwise)
+    facts = [parity_from_rows(part, table.get(part, [])) for part in parts]
+    if all(fact.verified for fact in facts):
+        return trust.verified(" | ".join(f"{p}: {f.evidence}" for p, f in zip(parts, facts)),
+                              " | ".join(f"{p}: {f.scope}" for p, f in zip(parts, facts)))
+    missing = [f"{p}: {f.scope}" for p, f in zip(parts, facts) if not f.verified]
+    prefix = f"{otherwise}; " if otherwise else ""
+    return trust.not_verified(prefix + "; ".join(missing))

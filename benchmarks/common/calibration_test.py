@@ -42,3 +42,12 @@ def test_the_committed_table_verifies_its_backends():
     for backend in table:
         assert calibration.parity(backend).verified, backend
     assert not calibration.parity("no-such-backend").verified
+
+
+def test_a_composite_backend_is_verified_only_when_every_part_is():
+    both = calibration.parity("lpips-v0.1-alex + clip-vit-b32")
+    assert both.verified and "lpips-v0.1-alex: tools/calibration" in both.evidence
+    assert " | clip-vit-b32: " in both.scope
+    half = calibration.parity("lpips-v0.1-alex + no-such-backend", "checked X")
+    assert not half.verified and half.scope == "checked X; no-such-backend: no entry in " \
+        "tools/calibration/parity.csv"

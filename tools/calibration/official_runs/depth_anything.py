@@ -6,7 +6,7 @@ lock cannot hold. How depth_anything_official.csv was produced (2026-12-01):
     python3.11 -m venv /tmp/da4
     /tmp/da4/bin/pip install --only-binary=:all: transformers==4.57.1 "numpy<2.4" pillow \
         opencv-python-headless safetensors torch==2.13.0+cpu   # (CPU wheel)
-    bazel run //tools/calibration:depth_anything_inputs -- --output_dir=/tmp/da_in
+    bazel run //tools/calibration:official_run_inputs -- --output_dir=/tmp/da_in
     /tmp/da4/bin/python tools/calibration/official_runs/depth_anything.py \
         /tmp/da_in/depth_anything_v2_small /tmp/da_in/frames.npy \
         tools/calibration/depth_anything_official.csv

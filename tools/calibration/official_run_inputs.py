@@ -1,6 +1,9 @@
-"""Writes what official_runs/depth_anything.py reads: the parity check's checkpoint and frames.
+"""Writes what the scripts in official_runs/ read: the checks' checkpoints and frames.
 
-    bazel run //tools/calibration:depth_anything_inputs -- --output_dir=/tmp/da_in
+    bazel run //tools/calibration:official_run_inputs -- --output_dir=/tmp/parity_in
+
+Layout: depth_anything_v2_small/ (Depth Anything snapshot), RN50.pt and
+CLIP-IQA+_learned_prompts.pth (CLIP-IQA+), frames.npy (tools.calibration.frames).
 """
 
 import pathlib
@@ -9,6 +12,7 @@ from absl import app
 from absl import flags
 import numpy as np
 
+from tools.calibration import clipiqa_parity
 from tools.calibration import depth_anything_parity
 from tools.calibration import frames as frames_lib
 
@@ -20,10 +24,11 @@ def main(argv):
         raise app.UsageError(f"unexpected arguments: {argv[1:]}")
     out = pathlib.Path(_OUTPUT_DIR.value)
     out.mkdir(parents=True, exist_ok=True)
-    snapshot = depth_anything_parity.write_checkpoint(out)
+    print(f"depth anything: {depth_anything_parity.write_checkpoint(out)}")
+    print(f"clip-iqa+: {clipiqa_parity.write_checkpoints(out)}")
     np.save(out / "frames.npy", np.array(frames_lib.all_frames(), dtype=object),
             allow_pickle=True)
-    print(f"checkpoint: {snapshot}\nframes: {out / 'frames.npy'}")
+    print(f"frames: {out / 'frames.npy'}")
 
 
 if __name__ == "__main__":
