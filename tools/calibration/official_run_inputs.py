@@ -3,7 +3,8 @@
     bazel run //tools/calibration:official_run_inputs -- --output_dir=/tmp/parity_in
 
 Layout: depth_anything_v2_small/ (Depth Anything snapshot), RN50.pt and
-CLIP-IQA+_learned_prompts.pth (CLIP-IQA+), frames.npy (tools.calibration.frames).
+CLIP-IQA+_learned_prompts.pth (CLIP-IQA+), dinov2_base/ and
+dinov2_hub_layout.pth (DINOv2), frames.npy (tools.calibration.frames).
 """
 
 import pathlib
@@ -14,6 +15,7 @@ import numpy as np
 
 from tools.calibration import clipiqa_parity
 from tools.calibration import depth_anything_parity
+from tools.calibration import dinov2_parity
 from tools.calibration import frames as frames_lib
 
 _OUTPUT_DIR = flags.DEFINE_string("output_dir", None, "Folder to write into (absolute).")
@@ -26,6 +28,7 @@ def main(argv):
     out.mkdir(parents=True, exist_ok=True)
     print(f"depth anything: {depth_anything_parity.write_checkpoint(out)}")
     print(f"clip-iqa+: {clipiqa_parity.write_checkpoints(out)}")
+    print(f"dinov2: {dinov2_parity.write_checkpoints(out)} + {dinov2_parity.HUB_FILE}")
     np.save(out / "frames.npy", np.array(frames_lib.all_frames(), dtype=object),
             allow_pickle=True)
     print(f"frames: {out / 'frames.npy'}")
