@@ -10,7 +10,8 @@ outside the repository (official_runs/depth_anything.py, in a scratch virtualenv
 transformers 4.57.1 and torch 2.13.0 CPU) on the checkpoint and frames that
 `//tools/calibration:official_run_inputs` writes, and only its numbers are committed:
 depth_anything_official.csv, per frame and tensor the shape, the float64 sum and sum of
-squares (compared as mean and RMS) and 32 values at seeded positions, plus the clipped cosine of each consecutive
+squares (compared as mean and RMS) and 32 values at seeded positions, plus the
+clipped cosine of each consecutive
 same-shape pair of min-max-normalised, L2-normalised depth maps (the official formula).
 
 Weights: metrics.depth.tiny_checkpoint's tiny model (patch 14, 518 grid) with every

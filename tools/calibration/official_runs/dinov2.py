@@ -20,6 +20,7 @@ int(256 * 0.4), mean and min.
 """
 
 import csv
+import functools
 import pathlib
 import sys
 
@@ -33,10 +34,10 @@ import torchvision.transforms as T
 
 def main(dinov2_src, inputs, out_path):
     sys.path.insert(0, dinov2_src)
-    from dinov2.models.vision_transformer import DinoVisionTransformer  # pylint: disable=import-outside-toplevel
-    from dinov2.layers import MemEffAttention  # pylint: disable=import-outside-toplevel
-    from dinov2.layers import NestedTensorBlock  # pylint: disable=import-outside-toplevel
-    import functools  # pylint: disable=import-outside-toplevel
+    # pylint: disable=import-outside-toplevel  (the clone is on sys.path only from here)
+    from dinov2.layers import MemEffAttention
+    from dinov2.layers import NestedTensorBlock
+    from dinov2.models.vision_transformer import DinoVisionTransformer
     model = DinoVisionTransformer(
         img_size=518, patch_size=14, embed_dim=32, depth=2, num_heads=2, mlp_ratio=2,
         init_values=1.0, ffn_layer="mlp", block_chunks=0, num_register_tokens=0,
