@@ -15,7 +15,6 @@ import shutil
 import cv2
 import numpy as np
 import pytest
-import torch
 
 from benchmarks.common import family as family_api
 from benchmarks.common import family_contract as contract
@@ -35,21 +34,16 @@ from benchmarks.memobench.step1.prepare import Step1Settings
 from metrics.clip import aesthetic
 from metrics.clip import clipiqa
 from metrics.clip import frame_similarity
-from metrics.clip import random_models as clip_models
-from metrics.clip import tiny_clipiqa
 from metrics.clip import vision
 from metrics.depth import depth_anything
-from metrics.depth import tiny_checkpoint as depth_tiny
 from metrics.dinov2 import backbone
-from metrics.dinov2 import tiny_checkpoint as dinov2_tiny
 from metrics.flow import raft
 from metrics.imagereward import reward_model
 from metrics.imagereward import scoring as image_reward_scoring
-from metrics.imagereward import tiny_checkpoint as image_reward_tiny
 from metrics.lpips import lpips
-from metrics.lpips import random_checkpoints
 from metrics.video import frames as frames_lib
 from metrics.video import sampling
+from tests import memobench_tiny_checkpoints as tiny_checkpoints
 
 
 @pytest.fixture(scope="module")
@@ -61,34 +55,15 @@ def run(tmp_path_factory):
     shutil.copytree(inputs.generated_dir, gen)
     for png in gen.rglob("*.png"):
         cv2.imwrite(str(png), cv2.resize(cv2.imread(str(png)), (256, 192)))
-    ckpt = root / "ckpt"
-    torch.manual_seed(0)
-    raft_path = ckpt / raft.RAFT_LARGE.name / raft.RAFT_LARGE.filename
-    raft_path.parent.mkdir(parents=True)
-    torch.save(raft.build_raft_large().state_dict(), raft_path)
-    random_checkpoints.write_random_checkpoints(ckpt)
-    dinov2_tiny.save_tiny_dinov2(ckpt)
-    clip_models.write_clip_snapshot(ckpt / aesthetic.CLIP_VIT_L14.name, projection_dim=768)
-    clip_models.write_head(ckpt / aesthetic.AESTHETIC_HEAD.name / aesthetic.AESTHETIC_HEAD.filename)
-    tiny_clipiqa.write_rn50(ckpt / clipiqa.CLIP_RN50.name / clipiqa.CLIP_RN50.filename, seed=4)
-    tiny_clipiqa.write_prompts(ckpt / clipiqa.CLIPIQA_PLUS_PROMPTS.name
-                               / clipiqa.CLIPIQA_PLUS_PROMPTS.filename, seed=5)
-    clip_models.write_clip_snapshot(ckpt / frame_similarity.CLIP_VIT_B32.name, projection_dim=512, seed=1)
-    depth_tiny.save_tiny_depth_anything(ckpt)
-    image_reward_tiny.save_tiny_image_reward(ckpt)
-
-    mp = pytest.MonkeyPatch()
-    mp.setattr(raft, "RAFT_LARGE", dataclasses.replace(raft.RAFT_LARGE, sha256=""))
-    mp.setattr(lpips, "ALEXNET_SPEC", dataclasses.replace(lpips.ALEXNET_SPEC, sha256=""))
-    mp.setattr(clipiqa, "CLIP_RN50", dataclasses.replace(clipiqa.CLIP_RN50, sha256=""))
+    ckpt = tiny_checkpoints.write_all(root / "ckpt")
     settings = Step1Settings(device="cpu", checkpoint_dir=str(ckpt), offline=True)
     config = runner.MemobenchConfig(
         common=CommonConfig(offline=True), data_root=inputs.data_root, output_dir=root / "out",
         model_name="TinyRandom", generated_synthetic_dir=gen / "Synthetic",
         generated_real_dir=gen / "Real", clip="Barnyard_001", step1=settings,
         recorded_flags={})
-    card = runner.run(config)
-    mp.undo()
+    with tiny_checkpoints.pins_cleared():
+        card = runner.run(config)
     sample = json.loads((root / "out" / "per_sample_scores.jsonl").read_text().splitlines()[0])
     return card, sample, inputs, gen, settings, ckpt
 
@@ -179,7 +154,8 @@ def test_aesthetic_and_revisit_equal_the_metrics_called_directly(run):
     model = aesthetic.load_aesthetic(ckpt / aesthetic.CLIP_VIT_L14.name,
                                      ckpt / aesthetic.AESTHETIC_HEAD.name
                                      / aesthetic.AESTHETIC_HEAD.filename, "cpu")
-    direct = aesthetic.aesthetic_score(frames, 4, model, "cpu")
+    direct = round(float(np.mean(aesthetic.strided_frame_scores(frames, 4, model, "cpu").scores)),
+                   4)
     assert sample["metrics"]["raw:AestheticScore"] == pytest.approx(direct, abs=1e-4)
     assert sample["metrics"]["AestheticScore"] == sample["metrics"]["raw:AestheticScore"]
 
@@ -200,10 +176,11 @@ def test_visual_quality_equals_the_halves_called_directly(run):
     iqa = clipiqa.load_clipiqa(
         ckpt / clipiqa.CLIP_RN50.name / clipiqa.CLIP_RN50.filename,
         ckpt / clipiqa.CLIPIQA_PLUS_PROMPTS.name / clipiqa.CLIPIQA_PLUS_PROMPTS.filename, "cpu")
-    direct = clipiqa.image_quality_details(frames, 4, iqa)
-    assert len(direct.indices) > 1 and sample["metrics"]["raw:ImageQuality"] == direct.score
+    sampled = clipiqa.strided_frame_scores(frames, 4, iqa)
+    score = round(float(np.mean(np.clip(sampled.scores, 0.0, 1.0))), 4)
+    assert len(sampled.indices) > 1 and sample["metrics"]["raw:ImageQuality"] == score
     pct = lambda x: float(np.clip(np.round(x * 100, 1), 0, 100))  # noqa: E731
-    expected = round((pct(sample["metrics"]["raw:AestheticScore"] / 10) + pct(direct.score)) / 2, 2)
+    expected = round((pct(sample["metrics"]["raw:AestheticScore"] / 10) + pct(score)) / 2, 2)
     assert sample["metrics"]["VisualQuality"] == pytest.approx(expected, abs=1e-9)
     visual, aes = _metric(card, "VisualQuality"), _metric(card, "AestheticScore")
     assert visual.available and visual.value == pytest.approx(expected, abs=1e-9)
@@ -216,7 +193,7 @@ def test_visual_quality_equals_the_halves_called_directly(run):
                     "CLIP-IQA+_learned_prompts-603f3273.pth"]
     import pandas as pd  # pylint: disable=import-outside-toplevel
     row = pd.read_csv(card.output_files["eval_csv"]).iloc[0]
-    assert (row["ImageQuality"], row["ImageQuality_pct"]) == (direct.score, pct(direct.score))
+    assert (row["ImageQuality"], row["ImageQuality_pct"]) == (score, pct(score))
     assert row["VisualQuality"] == expected
 
 
@@ -242,13 +219,21 @@ def _image_reward(ckpt):
                                           ckpt / "bert_base_uncased" / "vocab.txt", "cpu")
 
 
+def _image_reward_score(frames, prompt, model):
+    """visual_quality.py's image_reward_score on the per-frame rewards (n_sample=5)."""
+    n = len(frames)
+    raw = image_reward_scoring.raw_rewards(model, prompt,
+                                           [frames[int(i * (n - 1) / 4)] for i in range(5)])
+    return round(float(np.mean([1.0 / (1.0 + np.exp(-value)) for value in raw])), 4)
+
+
 def test_image_reward_equals_the_metric_called_directly(run):
     card, sample, inputs, _, _, ckpt = run
     frames, _, _ = _frames_and_keyframes(run)
     import pandas as pd  # pylint: disable=import-outside-toplevel
     sheet = pd.read_excel(inputs.data_root / "Synthetic_processed" / "Synthetic_ExitReenter.xlsx")
     prompt = str(sheet.set_index("video_folder").loc["Barnyard_001", "prompt"]).strip()
-    direct = image_reward_scoring.image_reward_score(frames, prompt, _image_reward(ckpt))
+    direct = _image_reward_score(frames, prompt, _image_reward(ckpt))
     assert sample["metrics"]["raw:ImageRewardScore"] == pytest.approx(direct, abs=1e-4)
     pct = float(np.round(np.clip(sample["metrics"]["raw:ImageRewardScore"] * 100, 0, 100), 1))
     assert sample["metrics"]["ImageRewardScore"] == pct
@@ -292,8 +277,8 @@ def test_real_prompt_csv_with_id_column_scores_real_clips(run, tmp_path):
     prompts_csv.write_text('id,prompt\n1,"a clear glass of water on a table"\n')
     card, sample = _real_run(run, tmp_path, prompts_csv)
     frames = frames_lib.load_frames(run[3] / "Real" / "001" / "frames", max_side=640)
-    direct = image_reward_scoring.image_reward_score(
-        frames, "a clear glass of water on a table", _image_reward(run[5]))
+    direct = _image_reward_score(frames, "a clear glass of water on a table",
+                                 _image_reward(run[5]))
     assert sample["metrics"]["raw:ImageRewardScore"] == pytest.approx(direct, abs=1e-4)
     assert _metric(card, "ImageRewardScore").available
 
@@ -302,19 +287,13 @@ def test_every_step1_family_keeps_the_engine_contract(run):
     """benchmarks/common/family_contract over every MemoBench Step 1 family that can be
     built here (MapAnything's package is not installable: its adapter has its own test)."""
     _, _, inputs, gen, settings, _ = run
-    mp = pytest.MonkeyPatch()
-    mp.setattr(raft, "RAFT_LARGE", dataclasses.replace(raft.RAFT_LARGE, sha256=""))
-    mp.setattr(lpips, "ALEXNET_SPEC", dataclasses.replace(lpips.ALEXNET_SPEC, sha256=""))
-    mp.setattr(clipiqa, "CLIP_RN50", dataclasses.replace(clipiqa.CLIP_RN50, sha256=""))
-    try:
+    with tiny_checkpoints.pins_cleared():
         step1_ids = list(metric_specs.TABLE.of_step(metric_specs.STEP1))
         classical = dataclasses.replace(settings, camera_backend="classical")
         main = prepare.prepare(classical, step1_ids)
         alternatives = (prepare.prepare(dataclasses.replace(classical, flow_backend="dis"),
                                         ["MotionSmoothness"]).families
                         + prepare.prepare(settings, ["AestheticScore"]).families)
-    finally:
-        mp.undo()
     assert not main.unavailable, main.unavailable
     contract.owned_metrics(main.families)  # one owner per metric
     syn_rows, real_rows, _ = dataset.load_sheets(inputs.data_root, None, None)

@@ -20,13 +20,6 @@ OUTPUT_DIR = flags.DEFINE_string(
     "are taken from where you ran the command. Default: worldeval_outputs/<benchmark>/<model>.")
 DEVICE = flags.DEFINE_string(
     "device", "auto", "Torch device for model-based metrics: 'auto', 'cpu', 'cuda', 'cuda:1'.")
-MAX_SIDE = flags.DEFINE_integer(
-    "max_side", 640, "Generated frames whose longer side exceeds this are downscaled "
-    "(INTER_AREA, never upscaled) before every metric; the official default is 640.",
-    lower_bound=1)
-SAMPLE_STEP = flags.DEFINE_integer(
-    "sample_step", 4, "Frame stride of the temporal and quality metrics (official: 4).",
-    lower_bound=1)
 LIMIT = flags.DEFINE_integer(
     "limit", None, "Evaluate at most this many samples (in sorted order); for quick checks. "
     "A limited run is never leaderboard-eligible.", lower_bound=1)
@@ -51,8 +44,6 @@ class CommonConfig:
 
     output_dir: Optional[str] = None
     device: str = "auto"
-    max_side: int = 640
-    sample_step: int = 4
     limit: Optional[int] = None
     metrics: Optional[tuple] = None
     resume: bool = False
@@ -76,8 +67,6 @@ def common_config() -> CommonConfig:
     return CommonConfig(
         output_dir=OUTPUT_DIR.value,
         device=DEVICE.value,
-        max_side=MAX_SIDE.value,
-        sample_step=SAMPLE_STEP.value,
         limit=LIMIT.value,
         metrics=tuple(METRICS.value) if METRICS.value else None,
         resume=RESUME.value,

@@ -7,9 +7,10 @@ every family that asks for them. A benchmark subclasses it to add its own payloa
 """
 
 import dataclasses
+import functools
 import pathlib
 import threading
-from typing import Callable, Dict, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -19,12 +20,14 @@ Size = Optional[Tuple[int, int]]  # (width, height) to INTER_AREA-resize to, or 
 
 
 def read_reference(source: pathlib.Path, indices: Sequence[int], size: Size,
-                   workers: Optional[int] = None) -> Dict[int, np.ndarray]:
+                   workers: Optional[int] = None,
+                   warnings: Optional[List[str]] = None) -> Dict[int, np.ndarray]:
     """Reference frames by index, from a frame folder or a video, resized with INTER_AREA
     (from native resolution, no crop) to `size` as they are read, or native when `size`
     is None. A folder is decoded and resized on `workers` threads (None: the frames
     module's default); a video is decoded in one sequential pass, its kept frames resized
-    on the threads. The frames do not depend on `workers`."""
+    on the threads. The frames do not depend on `workers`. Files read only in part are
+    appended to `warnings` (if a list), named."""
     wanted = sorted(set(indices))
     if source.is_dir():
         files = frames_lib.list_frame_files(source)
@@ -32,7 +35,8 @@ def read_reference(source: pathlib.Path, indices: Sequence[int], size: Size,
             if not 0 <= i < len(files):
                 raise frames_lib.FrameInputError(
                     source, f"reference frame {i}", f"only {len(files)} frames")
-        frames = frames_lib.read_frame_files([files[i] for i in wanted], size, workers)
+        frames = frames_lib.read_frame_files([files[i] for i in wanted], size, workers,
+                                             warnings)
     else:
         frames = frames_lib.read_video_frames(source, wanted, size, workers)
     return dict(zip(wanted, frames))
@@ -42,14 +46,16 @@ class ReferenceFrames:
     """A sample's reference frames, each decoded (and resized) at most once per size.
 
     Families ask with `at(indices, size)`; frames already read for that size are reused,
-    the others are read in one pass.
+    the others are read in one pass. `warnings` lists the reference files the default
+    reader could read only in part (the engine records them in the sample).
     """
 
     def __init__(self, source: pathlib.Path,
-                 reader: Callable[[pathlib.Path, Sequence[int], Size],
-                                  Dict[int, np.ndarray]] = read_reference):
+                 reader: Optional[Callable[[pathlib.Path, Sequence[int], Size],
+                                           Dict[int, np.ndarray]]] = None):
         self.source = pathlib.Path(source)
-        self._reader = reader
+        self.warnings: List[str] = []
+        self._reader = reader or functools.partial(read_reference, warnings=self.warnings)
         self._cache: Dict[Tuple[int, Size], np.ndarray] = {}
         self._lock = threading.Lock()
         self.reads = 0  # reader calls made (tests check frames are shared)

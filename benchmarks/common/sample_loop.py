@@ -11,10 +11,17 @@ A benchmark step hands `run` its samples in order and two functions:
                   runs the families (`run_families` sorts their failures).
 
 Resume is keyed by (split, sample id) and, where the step gives `digest(item)`, by the
-sample's input digest: a sample whose inputs changed since it was stored is recomputed
-(and the log says so). A bug in our own code (anything but an input error) fails that
-sample with the traceback in its error field, the run goes on, and `Outcome.internal_errors`
-tells the runner to exit 1 at the end.
+sample's input digests: a sample whose inputs changed since it was stored is recomputed
+(and the log says which inputs). `digest` returns one digest (compared with the stored
+`input_digest`) or named digests, e.g. {"generated": ..., "reference": ...}, which the
+step's score records with `record_digests` ("generated" is the `input_digest` field, the
+others diagnostics "input_digest:<name>"). A benchmark names in them every input a
+sample's numbers depend on: generated files, reference files, its annotation rows.
+
+A bug in our own code (anything but an input error) fails that sample with the traceback
+in its error field, the run goes on, and `Outcome.internal_errors` tells the runner to
+exit 1 at the end. Inputs a sample was scored on though read only in part are listed,
+each naming its file, under diagnostics "input_warnings" (`add_warning`).
 """
 
 import concurrent.futures
@@ -22,7 +29,7 @@ import dataclasses
 import time
 import traceback
 import zipfile
-from typing import Callable, Dict, Iterable, List, Optional, Sequence
+from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence
 
 from absl import logging
 
@@ -33,6 +40,9 @@ from metrics.video.frames import FrameInputError
 from proto import scorecard_pb2
 
 SECONDS = "seconds:"  # diagnostics key prefix: time spent per family
+DIGEST_PREFIX = "input_digest:"  # diagnostics key prefix: a named input digest
+GENERATED = "generated"  # the named digest kept in SampleScore.input_digest
+WARNINGS = "input_warnings"  # diagnostics key: inputs read only in part, one per line
 INTERNAL_ERROR = "internal_error"  # diagnostics key: "1" when the error is our bug
 
 # A sample's inputs cannot be read or are not what the benchmark expects (a truncated
@@ -71,6 +81,35 @@ def error_sample(ref: SampleRef, error: str, internal: bool = False
     if internal:
         sample.diagnostics[INTERNAL_ERROR] = "1"
     return sample
+
+
+def record_digests(sample: scorecard_pb2.SampleScore, digests: Mapping[str, str]) -> None:
+    """Stores a sample's named input digests (see the module docstring)."""
+    for name, value in digests.items():
+        if name == GENERATED:
+            sample.input_digest = value
+        else:
+            sample.diagnostics[DIGEST_PREFIX + name] = value
+
+
+def stored_digests(sample: scorecard_pb2.SampleScore) -> Dict[str, str]:
+    """The named input digests `record_digests` stored."""
+    found = {k[len(DIGEST_PREFIX):]: v for k, v in sample.diagnostics.items()
+             if k.startswith(DIGEST_PREFIX)}
+    if sample.input_digest:
+        found[GENERATED] = sample.input_digest
+    return found
+
+
+def add_warning(sample: scorecard_pb2.SampleScore, warning: str) -> None:
+    """Records that an input was used though read only in part (the message names it)."""
+    old = sample.diagnostics.get(WARNINGS, "")
+    if warning not in old.split("\n"):
+        sample.diagnostics[WARNINGS] = (old + "\n" + warning) if old else warning
+
+
+def warnings_of(sample: scorecard_pb2.SampleScore) -> List[str]:
+    return [w for w in sample.diagnostics.get(WARNINGS, "").split("\n") if w]
 
 
 def is_internal_error(sample: scorecard_pb2.SampleScore) -> bool:
@@ -112,7 +151,7 @@ class _FamilyBug(Exception):
 
 def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
         load: Callable, score: Callable, label: str,
-        digest: Optional[Callable[[object], str]] = None,
+        digest: Optional[Callable[[object], object]] = None,
         on_sample: Optional[Callable[[object, scorecard_pb2.SampleScore], None]] = None,
         prefetch: bool = True) -> Outcome:
     """Scores `items` not already in `store`; see the module docstring.
@@ -121,20 +160,8 @@ def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
     append the official output file's row); resumed samples are the caller's to write.
     """
     outcome = Outcome(samples=[], resumed=store.resumed)
-    todo = []
-    for item in items:
-        r = ref(item)
-        if r.key in store and digest is not None:
-            stored = store.get(r.key).input_digest
-            current = _safe_digest(digest, item)
-            if current is None or stored != current:
-                logging.info("%s %s/%s: its inputs %s since it was stored; recomputing",
-                             label, r.split, r.sample_id,
-                             "changed" if current else "cannot be read")
-                store.discard(r.key)
-                outcome.recomputed_changed.append(f"{r.split}/{r.sample_id}")
-        if r.key not in store:
-            todo.append(item)
+    outcome.recomputed_changed.extend(discard_changed(items, ref, store, digest, label))
+    todo = [item for item in items if ref(item).key not in store]
     outcome.resumed = sum(1 for item in items if ref(item).key in store)
     if outcome.resumed:
         logging.info("%s: resuming, %d samples already scored", label, outcome.resumed)
@@ -157,11 +184,42 @@ def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
     return outcome
 
 
-def _safe_digest(digest, item) -> Optional[str]:
+def discard_changed(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
+                    digest: Optional[Callable[[object], object]], label: str) -> List[str]:
+    """Drops from `store` every stored sample whose inputs changed (logged); returns their
+    "split/id". `run` does this first; a step that must know what is left to compute
+    before the loop (to load a model only when needed) may call it earlier."""
+    dropped = []
+    if digest is None:
+        return dropped
+    for item in items:
+        r = ref(item)
+        if r.key in store:
+            changed = _changed_inputs(store.get(r.key), _safe_digest(digest, item))
+            if changed:
+                logging.info("%s %s/%s: %s since it was stored; recomputing",
+                             label, r.split, r.sample_id, changed)
+                store.discard(r.key)
+                dropped.append(f"{r.split}/{r.sample_id}")
+    return dropped
+
+
+def _safe_digest(digest, item):
     try:
         return digest(item)
     except INPUT_ERRORS:
         return None  # unreadable now: the sample is recomputed, and fails with the reason
+
+
+def _changed_inputs(stored: scorecard_pb2.SampleScore, current) -> str:
+    """Why a stored sample cannot be reused ("" when it can)."""
+    if current is None:
+        return "its inputs cannot be read"
+    if isinstance(current, str):
+        return "" if stored.input_digest == current else "its inputs changed"
+    before = stored_digests(stored)
+    changed = sorted(n for n in set(current) | set(before) if current.get(n) != before.get(n))
+    return f"its {', '.join(changed)} inputs changed" if changed else ""
 
 
 def _submit(pool, load, todo, index):

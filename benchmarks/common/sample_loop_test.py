@@ -154,3 +154,42 @@ def test_reference_frames_are_read_once_per_index_and_size(tmp_path):
     ref.at([2])
     assert reads == [((1, 3), None), ((1, 2), (4, 4)), ((2,), None)]
     assert ref.reads == 3
+
+def _named_run(path, items, resume=False, calls=None):
+    """Samples keyed on two named digests: the generated value and a reference row."""
+    def score(item, frames):
+        sample = _score([_Mean(None)], calls)(item, frames)
+        sample_loop.record_digests(sample, {sample_loop.GENERATED: str(item["value"]),
+                                            "reference": item["row"]})
+        return sample
+
+    with SampleStore(path, "settings", resume) as store:
+        return sample_loop.run(
+            items, _ref, store, _load, score, "test",
+            digest=lambda it: {sample_loop.GENERATED: str(it["value"]), "reference": it["row"]})
+
+
+def test_named_digests_recompute_what_changed_and_say_which(tmp_path, caplog):
+    path = tmp_path / "s.jsonl"
+    rows = lambda *r: [dict(item, row=row) for item, row in zip(  # noqa: E731
+        _items(("a", "x", 1), ("b", "x", 2), ("c", "x", 3)), r)]
+    first = _named_run(path, rows("r1", "r2", "r3"))
+    assert first.samples[1].input_digest == "2"
+    assert sample_loop.stored_digests(first.samples[1]) == {"generated": "2", "reference": "r2"}
+    calls = []
+    caplog.set_level("INFO")
+    out = _named_run(path, rows("r1", "r2-edited", "r3"), resume=True, calls=calls)
+    assert calls == ["b"] and out.recomputed_changed == ["x/b"]
+    assert "x/b: its reference inputs changed since it was stored; recomputing" in caplog.text
+    calls.clear()
+    again = _named_run(path, rows("r1", "r2-edited", "r3"), resume=True, calls=calls)
+    assert calls == [] and again.resumed == 3
+
+
+def test_warnings_are_kept_once_each_in_order():
+    sample = scorecard_pb2.SampleScore()
+    for warning in ("/a.jpg: cut short", "/b.jpg: cut short", "/a.jpg: cut short"):
+        sample_loop.add_warning(sample, warning)
+    assert sample_loop.warnings_of(sample) == ["/a.jpg: cut short", "/b.jpg: cut short"]
+    assert sample_loop.warnings_of(scorecard_pb2.SampleScore()) == []
+

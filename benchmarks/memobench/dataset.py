@@ -21,7 +21,9 @@ from typing import Optional, Tuple
 import numpy as np
 
 from benchmarks.common.errors import InputError
+from benchmarks.common import input_digest
 from benchmarks.memobench import phase_sheets
+from metrics.camera import gt_poses
 from metrics.video import frames as frames_lib
 
 SYNTHETIC = "synthetic"
@@ -49,6 +51,8 @@ class GroundTruth:
     intrinsics: Tuple[float, float, float, float]  # fx, fy, cx, cy (GT image pixels)
     layout: str               # "current" or "legacy"
     pose_candidates: Tuple[pathlib.Path, ...] = ()  # GT pose files, upstream's order
+    camera_files: Tuple[pathlib.Path, ...] = ()  # the intrinsics (and count) files read
+    notes: Tuple[str, ...] = ()  # what is odd about its phase-sheet row (kept as upstream)
 
     @property
     def fx(self) -> float:
@@ -77,36 +81,60 @@ def clip_number(clip_id: str) -> str:
     return str(int(m.group(2))) if m else ""
 
 
+def _load_array(path: pathlib.Path, npz_key: str) -> np.ndarray:
+    """A numeric .npy array or an .npz's `npz_key`; InputError naming the file otherwise."""
+    try:
+        array = np.asarray(gt_poses.load_numpy_array(path, npz_key))
+    except ValueError as e:
+        what = f"an .npz with a numeric {npz_key!r} array" if path.suffix == ".npz" else (
+            "a numeric .npy array")
+        raise InputError(path, what, str(e).split(": ", 1)[-1]) from None
+    if not np.issubdtype(array.dtype, np.number):
+        raise InputError(path, "a numeric numpy array", f"dtype {array.dtype}")
+    return array.astype(np.float64)
+
+
+def _checked(path: pathlib.Path, values) -> Tuple[float, float, float, float]:
+    """(fx, fy, cx, cy), or InputError unless all are finite and fx, fy > 0."""
+    fx, fy, cx, cy = (float(v) for v in values)
+    if not all(np.isfinite([fx, fy, cx, cy])) or fx <= 0 or fy <= 0:
+        raise InputError(path, "camera intrinsics with finite fx, fy > 0, cx, cy",
+                         f"fx={fx}, fy={fy}, cx={cx}, cy={cy}")
+    return fx, fy, cx, cy
+
+
 def _intrinsics_row(path: pathlib.Path):
-    data = np.load(path).astype(np.float64)
+    data = _load_array(path, "intrinsic")
     if data.shape == (3, 3):
-        return float(data[0, 0]), float(data[1, 1]), float(data[0, 2]), float(data[1, 2])
-    row = data[0] if data.ndim == 2 else data
+        return _checked(path, (data[0, 0], data[1, 1], data[0, 2], data[1, 2]))
+    row = data[0] if data.ndim == 2 and len(data) else data
     if row.ndim != 1 or row.shape[0] < 4:
         raise InputError(path, "intrinsics of shape (N, 4) [fx, fy, cx, cy]", f"shape {data.shape}")
-    return tuple(float(v) for v in row[:4])
+    return _checked(path, row[:4])
 
 
 def _npz_intrinsics(path: pathlib.Path):
-    with np.load(path) as data:
-        if "intrinsic" not in data:
-            raise InputError(path, "an npz with key 'intrinsic'", f"keys {sorted(data.keys())}")
-        k = np.asarray(data["intrinsic"], dtype=np.float64)
+    k = _load_array(path, "intrinsic")
     if k.ndim == 3:
         k = k[0]
     if k.shape == (3, 3):
-        return float(k[0, 0]), float(k[1, 1]), float(k[0, 2]), float(k[1, 2])
+        return _checked(path, (k[0, 0], k[1, 1], k[0, 2], k[1, 2]))
     if k.ndim == 2 and k.shape[1] == 4:
         k = k[0]
     if k.ndim == 1 and k.shape[0] >= 4:
-        return tuple(float(v) for v in k[:4])
+        return _checked(path, k[:4])
     raise InputError(path, "'intrinsic' as (3,3), (N,4) or (4,)", f"shape {k.shape}")
 
 
 def _json_intrinsics(path: pathlib.Path):
-    cam = json.loads(path.read_text())
-    cam = cam.get("camera", cam)
-    return float(cam["fx"]), float(cam["fy"]), float(cam["cx"]), float(cam["cy"])
+    try:
+        cam = json.loads(path.read_text())
+        cam = cam.get("camera", cam)
+        values = [float(cam[k]) for k in ("fx", "fy", "cx", "cy")]
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise InputError(path, 'intrinsics JSON {"camera": {"fx", "fy", "cx", "cy"}}',
+                         f"{type(e).__name__}: {e}") from None
+    return _checked(path, values)
 
 
 def synthetic_ground_truth(data_root: pathlib.Path, clip_id: str,
@@ -123,13 +151,15 @@ def synthetic_ground_truth(data_root: pathlib.Path, clip_id: str,
     if rgb_dir.is_dir() and intrinsics.is_file():
         gt_total = len(frames_lib.list_frame_files(rgb_dir))
         return GroundTruth(clip_id, SYNTHETIC, scene, rgb_dir, gt_total, row.h_gt, row.r_gt,
-                           row.prompt, _intrinsics_row(intrinsics), "current", poses)
+                           row.prompt, _intrinsics_row(intrinsics), "current", poses,
+                           (intrinsics,))
     legacy_video = data_root / "Synthetic_videos" / f"{scene.replace('_', '')}{n}.mp4"
     legacy_intrinsics = clip_dir / "intrinsics.npy"
     if legacy_video.is_file() and legacy_intrinsics.is_file():
         return GroundTruth(clip_id, SYNTHETIC, scene, legacy_video,
                            frames_lib.video_frame_count(legacy_video), row.h_gt, row.r_gt,
-                           row.prompt, _intrinsics_row(legacy_intrinsics), "legacy", poses)
+                           row.prompt, _intrinsics_row(legacy_intrinsics), "legacy", poses,
+                           (legacy_intrinsics,))
     raise InputError(clip_dir, f"GT frames RGB{n}/ and {n}/intrinsics.npy (current layout) "
                      f"or {legacy_video} and intrinsics.npy (legacy layout)", "neither")
 
@@ -147,18 +177,30 @@ def real_ground_truth(data_root: pathlib.Path, clip_id: str,
         raise InputError(video, "the real clip's GT video")
     if npz.is_file():
         return GroundTruth(clip_id, REAL, REAL, video, frames_lib.video_frame_count(video),
-                           row.h_gt, row.r_gt, "", _npz_intrinsics(npz), "current", poses)
+                           row.h_gt, row.r_gt, "", _npz_intrinsics(npz), "current", poses,
+                           (npz,))
     if legacy_json.is_file() and timestamps.is_file():
         gt_total = sum(1 for line in timestamps.read_text().splitlines() if line.strip())
         return GroundTruth(clip_id, REAL, REAL, video, gt_total, row.h_gt, row.r_gt, "",
-                           _json_intrinsics(legacy_json), "legacy", poses)
+                           _json_intrinsics(legacy_json), "legacy", poses,
+                           (legacy_json, timestamps))
     raise InputError(clip_dir, f"raw/{clip_id}_mapanything.npz (current layout) or "
                      f"{clip_id}-intrinsics.json + timestamps.txt (legacy layout)", "neither")
 
 
+def reference_digest(gt: GroundTruth) -> str:
+    """The resume digest of a clip's ground-truth side: the stat of every GT file its
+    numbers can read (frames or video, intrinsics, poses) and its phase-sheet row."""
+    frames = (frames_lib.list_frame_files(gt.source) if gt.source.is_dir() else [gt.source])
+    poses = [p for p in gt.pose_candidates if p.exists()]
+    return input_digest.files_digest(
+        list(frames) + list(gt.camera_files) + poses,
+        {"h_gt": gt.h_gt, "r_gt": gt.r_gt, "prompt": gt.prompt, "gt_total": gt.gt_total})
+
+
 def load_sheets(data_root: pathlib.Path, synthetic_sheet: Optional[pathlib.Path] = None,
                 real_sheet: Optional[pathlib.Path] = None):
-    """(synthetic rows, real rows, (synthetic sheet, real sheet)).
+    """(synthetic rows, real rows, (synthetic sheet, real sheet)); rows are SheetRows.
 
     A split whose sheet is absent has no rows. The optional Real_Selected sheet filters
     the real rows, as in run_eval.py.
@@ -169,10 +211,11 @@ def load_sheets(data_root: pathlib.Path, synthetic_sheet: Optional[pathlib.Path]
     for given in (synthetic_sheet, real_sheet):
         if given is not None and not given.is_file():
             raise InputError(given, "a phase sheet (.xlsx, .xls or .csv)", "no such file")
-    syn = phase_sheets.read_synthetic_sheet(syn_path) if syn_path else {}
-    real = phase_sheets.read_real_sheet(real_path) if real_path else {}
+    syn = phase_sheets.read_synthetic_sheet(syn_path) if syn_path else phase_sheets.SheetRows()
+    real = phase_sheets.read_real_sheet(real_path) if real_path else phase_sheets.SheetRows()
     selection_path = phase_sheets.find_sheet(data_root, REAL_SELECTION_STEM)
     selection = phase_sheets.read_real_selection(selection_path) if selection_path else None
     if selection is not None:
-        real = {k: v for k, v in real.items() if k in selection}
+        for clip in [k for k in real if k not in selection]:
+            del real[clip]  # in place: the sheet's problems stay with its rows
     return syn, real, (syn_path, real_path)

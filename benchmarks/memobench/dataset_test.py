@@ -97,3 +97,75 @@ def test_sheets_and_real_selection(tmp_path):
     pd.DataFrame({"ID": [2], "Availability": ["yes"]}).to_csv(tmp_path / "Real_Selected.csv",
                                                              index=False)
     assert list(dataset.load_sheets(tmp_path)[1]) == ["002"]
+
+
+def _synthetic(tmp_path, n=6):
+    clip = tmp_path / "Synthetic_processed" / "Barnyard" / "Barnyard_001"
+    (clip / "RGB1").mkdir(parents=True)
+    for i, f in enumerate(_frames(n)):
+        cv2.imwrite(str(clip / "RGB1" / f"NewLevelSequence1.{i:04d}.jpg"), f)
+    _intrinsics(clip / "1" / "intrinsics.npy", n)
+    np.save(clip / "1" / "poses.npy", np.tile(np.eye(4), (n, 1, 1)))
+    return clip
+
+
+@pytest.mark.parametrize("values,found", [
+    ([np.nan, 500.0, 10.0, 8.0], "fx=nan"),
+    ([500.0, 0.0, 10.0, 8.0], "fy=0.0"),
+    ([500.0, 500.0, np.inf, 8.0], "cx=inf"),
+])
+def test_nan_or_zero_intrinsics_are_refused_naming_the_file(tmp_path, values, found):
+    clip = _synthetic(tmp_path)
+    np.save(clip / "1" / "intrinsics.npy", np.tile([values], (6, 1)))
+    with pytest.raises(InputError, match=r"1/intrinsics\.npy: expected camera intrinsics "
+                       r"with finite fx, fy > 0.*" + found):
+        dataset.synthetic_ground_truth(tmp_path, "Barnyard_001", ROW)
+
+
+@pytest.mark.parametrize("content,found", [
+    (b"not numpy at all", "not a readable numpy file"),
+    (None, "pickled Python objects, not a numeric array"),
+])
+def test_npy_errors_name_the_file_and_never_advise_allow_pickle(tmp_path, content, found):
+    clip = _synthetic(tmp_path)
+    path = clip / "1" / "intrinsics.npy"
+    if content is None:
+        np.save(path, np.array([{"fx": 1}], dtype=object), allow_pickle=True)
+    else:
+        path.write_bytes(content)
+    with pytest.raises(InputError) as e:
+        dataset.synthetic_ground_truth(tmp_path, "Barnyard_001", ROW)
+    assert str(path) in str(e.value) and found in str(e.value)
+    assert "allow_pickle" not in str(e.value)
+
+
+def test_a_truncated_npz_names_the_file(tmp_path):
+    clip = tmp_path / "Real_Raw" / "001"
+    _write_video(clip / "001.mp4", _frames(8))
+    npz = clip / "raw" / "001_mapanything.npz"
+    npz.parent.mkdir(parents=True)
+    np.savez(npz, intrinsic=np.eye(3) * 500, cam_c2w=np.tile(np.eye(4), (8, 1, 1)))
+    npz.write_bytes(npz.read_bytes()[:100])
+    with pytest.raises(InputError, match=r"001_mapanything\.npz: expected an \.npz with a "
+                       r"numeric 'intrinsic' array"):
+        dataset.real_ground_truth(tmp_path, "001", ROW)
+
+
+def test_the_reference_digest_changes_with_a_gt_file_its_row_or_its_root(tmp_path):
+    clip = _synthetic(tmp_path / "a")
+    digest = lambda root, row=ROW: dataset.reference_digest(  # noqa: E731
+        dataset.synthetic_ground_truth(root, "Barnyard_001", row))
+    before = digest(tmp_path / "a")
+    assert digest(tmp_path / "a") == before  # nothing touched: the same
+    assert digest(tmp_path / "a", PhaseRow(3, 7, ROW.prompt)) != before
+    import shutil  # pylint: disable=import-outside-toplevel
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    assert digest(tmp_path / "b") != before  # another data root
+    frame = clip / "RGB1" / "NewLevelSequence1.0002.jpg"
+    cv2.imwrite(str(frame), np.full((16, 20, 3), 99, np.uint8))
+    assert digest(tmp_path / "a") != before
+    after_frame = digest(tmp_path / "a")
+    # Another size (float32): the stat digest does not rest on mtime granularity here.
+    np.save(clip / "1" / "poses.npy", np.tile(np.eye(4, dtype=np.float32), (6, 1, 1)))
+    assert digest(tmp_path / "a") != after_frame  # the pose file the camera metric reads
+

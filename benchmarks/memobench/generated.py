@@ -35,11 +35,22 @@ class GeneratedClip:
     scene: str
     source: pathlib.Path   # frame folder or video file
     layout: str
+    # Set when discovery could not look inside (an unreadable scene folder): the clip
+    # (named after the folder) is then that sample's error row, and the run goes on.
+    error: str = ""
 
 
 def _has_frames(folder: pathlib.Path) -> bool:
-    return any(p.suffix.lower() in frames_lib.IMAGE_EXTENSIONS for p in folder.iterdir()
-               if p.is_file())
+    try:
+        return any(p.suffix.lower() in frames_lib.IMAGE_EXTENSIONS for p in folder.iterdir()
+                   if p.is_file())
+    except OSError:
+        return True  # unreadable: chosen as the source, so the clip's load names the error
+
+
+def _listing(folder: pathlib.Path):
+    """The folder's entries, sorted; OSError as it comes (the caller decides)."""
+    return sorted(folder.iterdir())
 
 
 def _clip_source(clip_dir: pathlib.Path, prefix: str):
@@ -64,7 +75,7 @@ def discover_synthetic(root: pathlib.Path) -> List[GeneratedClip]:
     """Synthetic clips under `root`, in run_eval.py's order (sorted names)."""
     _check_root(root, SYNTHETIC)
     clips = []
-    for top in sorted(root.iterdir()):
+    for top in _listing(root):
         if top.is_file() and top.suffix == ".mp4" and _synthetic_id(top.stem):
             cid = _synthetic_id(top.stem)
             clips.append(GeneratedClip(cid, SYNTHETIC, cid.rsplit("_", 1)[0], top, "{clip}.mp4"))
@@ -78,7 +89,13 @@ def discover_synthetic(root: pathlib.Path) -> List[GeneratedClip]:
             source, layout = _clip_source(top, "{clip}") or (top / "frames", "{clip}")
             clips.append(GeneratedClip(cid, SYNTHETIC, cid.rsplit("_", 1)[0], source, layout))
             continue
-        for clip_dir in sorted(top.iterdir()):
+        try:
+            clip_dirs = _listing(top)
+        except OSError as e:
+            clips.append(GeneratedClip(top.name, SYNTHETIC, top.name, top, "{scene}",
+                                       f"{type(e).__name__}: {e}"))
+            continue
+        for clip_dir in clip_dirs:
             cid = _synthetic_id(clip_dir.name)
             if not cid or not clip_dir.is_dir():
                 continue
@@ -93,7 +110,7 @@ def discover_real(root: pathlib.Path) -> List[GeneratedClip]:
     """Real clips under `root`: {NNN}/, real_{NNN}/ and {NNN}.mp4."""
     _check_root(root, REAL)
     clips = []
-    for top in sorted(root.iterdir()):
+    for top in _listing(root):
         if top.is_file() and top.suffix == ".mp4" and top.stem.isdigit():
             clips.append(GeneratedClip(top.stem.zfill(3), REAL, REAL, top, "{NNN}.mp4"))
             continue
@@ -114,8 +131,15 @@ _OTHER_MODE = {SYNTHETIC: "real", REAL: "synthetic"}
 
 
 def _check_root(root: pathlib.Path, split: str) -> None:
+    found = None
     if not root.is_dir():
         found = "a file" if root.exists() else "no such directory"
+    else:
+        try:
+            _listing(root)
+        except OSError as e:
+            found = f"a folder that cannot be listed ({type(e).__name__}: {e})"
+    if found:
         raise InputError(root, f"a folder of generated {split} clips (e.g. {_LAYOUT[split]}; "
                          f"pass --mode={_OTHER_MODE[split]} to evaluate the other split "
                          "alone)", found)

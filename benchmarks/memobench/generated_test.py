@@ -66,3 +66,39 @@ def test_a_missing_or_file_root_names_the_split_and_the_mode_flag(tmp_path):
     with pytest.raises(InputError) as raised:
         generated.discover_synthetic(tmp_path / "file")
     assert "--mode=real" in str(raised.value) and str(raised.value).endswith("found a file")
+
+
+def _unlistable(monkeypatch, *names):
+    """Makes folders with these names raise PermissionError when listed (chmod 000 does
+    not stop root, which the tests may run as)."""
+    real = generated.pathlib.Path.iterdir
+
+    def iterdir(self):
+        if self.name in names:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(generated.pathlib.Path, "iterdir", iterdir)
+
+
+def test_an_unlistable_scene_or_frames_folder_is_one_clip_not_a_crash(tmp_path, monkeypatch):
+    root = tmp_path / "Synthetic"
+    _touch(root / "Barnyard" / "Barnyard_001" / "frames" / "00000.png")
+    _touch(root / "CityPark" / "CityPark_001" / "frames" / "00000.png")
+    _touch(root / "Havana" / "Havana_001" / "frames" / "00000.png")
+    _unlistable(monkeypatch, "CityPark", "frames")
+    clips = {c.clip_id: c for c in generated.discover_synthetic(root)}
+    assert set(clips) == {"Barnyard_001", "CityPark", "Havana_001"}
+    assert clips["CityPark"].source == root / "CityPark"
+    assert "PermissionError" in clips["CityPark"].error
+    # An unlistable frames/ is still the clip's source: loading it names the error.
+    assert clips["Havana_001"].source == root / "Havana" / "Havana_001" / "frames"
+    assert not clips["Havana_001"].error
+
+
+def test_an_unlistable_root_is_bad_input(tmp_path, monkeypatch):
+    root = tmp_path / "Synthetic"
+    root.mkdir()
+    _unlistable(monkeypatch, "Synthetic")
+    with pytest.raises(InputError, match=r"Synthetic: expected .*cannot be listed"):
+        generated.discover_synthetic(root)

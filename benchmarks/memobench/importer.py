@@ -15,7 +15,7 @@ included, then noted). Coverage and blockers say, step by step, which clips were
 import dataclasses
 import math
 import pathlib
-from typing import Dict, List, Optional
+from typing import Optional
 
 import pandas as pd
 
@@ -23,11 +23,10 @@ from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.common.errors import InputError
-from benchmarks.memobench import eval_csv
 from benchmarks.memobench import leaderboard
+from benchmarks.memobench import import_rows as rows_lib
 from benchmarks.memobench import leaderboard_files as files_lib
 from benchmarks.memobench import metric_specs
-from benchmarks.memobench import official_clips
 from benchmarks.memobench import verification
 from proto import schema
 from proto import scorecard_pb2
@@ -52,125 +51,7 @@ BACKENDS = {
     "leaderboard": _imported(
         "leaderboard.py", "model-level value from leaderboard.csv, as printed (4 decimals)"),
 }
-_STEPS = {"eval": verification.STEP1, "ors": verification.ORS, "vqa": verification.VQA}
 _SOURCE_FLAGS = {"eval": "--eval_csv or --eval_dir", "ors": "--ors_dir", "vqa": "--vqa_dir"}
-# Step 1 diagnostics (not leaderboard columns) -> the eval-CSV column holding them.
-DIAGNOSTIC_COLUMNS = {"GTRevisitSim": "GTRevisitSim", "AestheticScore": "AestheticScore",
-                      **{f"GT_{p}_{m}": f"GT_{p}_{m}" for p in ("O", "H", "R")
-                         for m in ("PSNR", "SSIM", "LPIPS")}}
-RAW_ORS_PREFIX = "raw_ors:"
-_SCENES = {c.rsplit("_", 1)[0].replace("_", "").lower(): c.rsplit("_", 1)[0]
-           for c in official_clips.SYNTHETIC}
-
-
-def _step_kind(metric_id: str) -> str:
-    return next((k for k, s in _STEPS.items() if metric_id in s.metric_ids), "eval")
-
-
-def _clip_id(split: str, raw) -> str:
-    text = str(raw).strip()
-    return f"{int(text):03d}" if split == verification.REAL and text.isdigit() else text
-
-
-def vqa_clip_id(scene, video_id, folder) -> str:
-    """The official clip id of a VQA row ({scene}-{video_id}, "Zen_Garden" for ZenGarden)."""
-    scene_key = str(scene).replace("_", "").lower()
-    if scene_key in _SCENES and str(video_id).strip().isdigit():
-        return f"{_SCENES[scene_key]}_{int(str(video_id).strip()):03d}"
-    return folder if isinstance(folder, str) and folder else f"{scene}-{video_id}"
-
-
-def _numbers(row: pd.Series, skip) -> Dict[str, float]:
-    values = {}
-    for column, cell in row.items():
-        value = pd.to_numeric(cell, errors="coerce")
-        if column not in skip and pd.notna(value):
-            values[column] = float(value)
-    return values
-
-
-class _Merge:
-    """Per-clip rows of every step merged into SampleScores, with per-step coverage."""
-
-    def __init__(self):
-        self.samples: Dict[str, scorecard_pb2.SampleScore] = {}
-        self.evaluated = {s.name: set() for s in _STEPS.values()}
-        self.failed = {s.name: {} for s in _STEPS.values()}
-        self.notes: List[str] = []
-        self._rows = {s.name: {} for s in _STEPS.values()}
-
-    def sample(self, step, split: str, clip_id: str, scene) -> scorecard_pb2.SampleScore:
-        key = verification.clip_key(split, clip_id)
-        self._rows[step.name][key] = self._rows[step.name].get(key, 0) + 1
-        if key not in self.samples:
-            self.samples[key] = scorecard_pb2.SampleScore(
-                sample_id=clip_id, split=split, scene="" if pd.isna(scene) else str(scene))
-        return self.samples[key]
-
-    def done(self, step, sample, ok: bool, reason: str = ""):
-        key = verification.clip_key(sample.split, sample.sample_id)
-        if ok:
-            self.evaluated[step.name].add(key)
-        else:
-            self.failed[step.name][key] = reason
-
-    def add_eval(self, frame: pd.DataFrame):
-        for _, row in frame.iterrows():
-            split = str(row["data_type"])
-            sample = self.sample(verification.STEP1, split, _clip_id(split, row["id"]),
-                                 row.get("scene", ""))
-            error = row.get("error")
-            if isinstance(error, str) and error:
-                sample.diagnostics["step1_error"] = error
-                self.done(verification.STEP1, sample, False, error)
-                continue
-            raw = _numbers(row, ("id", "scene", "data_type", "error"))
-            sample.metrics.update({eval_csv.RAW_KEY_PREFIX + c: v for c, v in raw.items()})
-            for metric in leaderboard.STEP1_METRICS + tuple(DIAGNOSTIC_COLUMNS):
-                column = (leaderboard.eval_column(metric, frame.columns)
-                          if metric in leaderboard.STEP1_METRICS else DIAGNOSTIC_COLUMNS[metric])
-                if column in raw:
-                    sample.metrics[metric] = raw[column]
-            self.done(verification.STEP1, sample, True)
-
-    def add_ors(self, frame: pd.DataFrame):
-        for _, row in frame.iterrows():
-            split = str(row["data_type"])
-            sample = self.sample(verification.ORS, split, _clip_id(split, row["clip_id"]),
-                                 row.get("scene", ""))
-            raw = _numbers(row, ("clip_id", "data_type", "scene"))
-            sample.metrics.update({RAW_ORS_PREFIX + c: v for c, v in raw.items()})
-            if "ors" in raw:
-                sample.metrics["ORS"] = raw["ors"]  # the file's 0-1 value
-            self.done(verification.ORS, sample, "ors" in raw, "no ors value")
-
-    def add_vqa(self, frame: pd.DataFrame):
-        for _, row in frame.iterrows():
-            clip = vqa_clip_id(row["scene"], row["video_id"], row["folder"])
-            sample = self.sample(verification.VQA, verification.SYNTHETIC, clip, row["scene"])
-            values = {m: float(row[files_lib.SCORE_PREFIX + m]) for m in leaderboard.VQA_METRICS
-                      if pd.notna(row[m])}  # the file's 0-1 values
-            sample.metrics.update(values)
-            sample.diagnostics["vqa_file"] = str(row["file"])
-            self.done(verification.VQA, sample, bool(values), "no VQA dimension in its score")
-
-    def duplicate_notes(self) -> List[str]:
-        return [f"{step}: {len(dups)} clips have several rows ({', '.join(sorted(dups)[:5])}"
-                f"{' ...' if len(dups) > 5 else ''}); leaderboard.py averages every row, the "
-                "per-clip rows keep the last values"
-                for step, rows in self._rows.items()
-                for dups in [[k for k, n in rows.items() if n > 1]] if dups]
-
-    def finish(self) -> List[scorecard_pb2.SampleScore]:
-        """A clip that failed Step 1 and has no other value is a failed sample."""
-        for sample in self.samples.values():
-            error = sample.diagnostics.get("step1_error")
-            if error and not sample.metrics:
-                sample.error = error
-            elif error:
-                for metric in verification.STEP1.metric_ids:
-                    sample.unavailable[metric] = "Step 1 failed: " + error
-        return list(self.samples.values())
 
 
 def _model_level(spec, value: float, backend) -> scorecard_pb2.MetricResult:
@@ -226,9 +107,9 @@ def _one_metric(spec, from_step, csv_value: float, csv_given: bool, notes):
     if csv_given and not spec.leaderboard:
         return card_lib.unavailable(spec, "not a leaderboard.csv column, and no per-clip "
                                     "Step 1 results (--eval_csv, --eval_dir) were given")
-    step = _STEPS[_step_kind(spec.id)]
+    step = rows_lib.STEPS[rows_lib.step_kind(spec.id)]
     return card_lib.unavailable(
-        spec, f"no {step.name} results given ({_SOURCE_FLAGS[_step_kind(spec.id)]}"
+        spec, f"no {step.name} results given ({_SOURCE_FLAGS[rows_lib.step_kind(spec.id)]}"
         + (", nor a value in leaderboard.csv)" if csv_given else ")"))
 
 
@@ -236,7 +117,7 @@ def _metric_results(results: files_lib.ModelResults, csv_row: Optional[dict], sa
     row = leaderboard.aggregate_model(results)
     metrics = []
     for spec in metric_specs.ALL:
-        kind = _step_kind(spec.id)
+        kind = rows_lib.step_kind(spec.id)
         step = getattr(results, kind)
         from_step = None if step is None else _from_step(spec, kind, step, row, samples, notes)
         metrics.append(_one_metric(spec, from_step, (csv_row or {}).get(spec.id, math.nan),
@@ -275,7 +156,7 @@ def leaderboard_row(path: pathlib.Path, model_name: Optional[str]) -> Leaderboar
 def build(results: files_lib.ModelResults, model_name: str,
           csv: Optional[LeaderboardRow] = None):
     """(scorecard, samples) from one model's official results and/or its leaderboard row."""
-    merge = _Merge()
+    merge = rows_lib.RowMerge()
     for kind, add in (("eval", merge.add_eval), ("ors", merge.add_ors), ("vqa", merge.add_vqa)):
         step = getattr(results, kind)
         if step is not None:
@@ -286,9 +167,9 @@ def build(results: files_lib.ModelResults, model_name: str,
                                    benchmark_version="memobench/imported")
     notes = []
     card.metrics.extend(_metric_results(results, csv.values if csv else None, samples, notes))
-    present = [k for k in _STEPS if getattr(results, k) is not None]
-    lines = [verification.describe_step(_STEPS[k], merge.evaluated[_STEPS[k].name],
-                                        merge.failed[_STEPS[k].name])
+    present = [k for k in rows_lib.STEPS if getattr(results, k) is not None]
+    lines = [verification.describe_step(rows_lib.STEPS[k], merge.evaluated[rows_lib.STEPS[k].name],
+                                        merge.failed[rows_lib.STEPS[k].name])
              + f" [{getattr(results, k).path.name}]" for k in present]
     if csv:
         lines.append(f"leaderboard.csv [{csv.path.name}]: model-level means only, no per-clip "
@@ -300,7 +181,7 @@ def build(results: files_lib.ModelResults, model_name: str,
     # A step without per-clip rows has unknown coverage (its values, if any, came from
     # leaderboard.csv).
     evaluated = {s.name: (merge.evaluated[s.name] if k in present else None)
-                 for k, s in _STEPS.items()}
+                 for k, s in rows_lib.STEPS.items()}
     blockers = [card_lib.blocker(scorecard_pb2.IMPORTED_NOT_RECOMPUTED,
                                  "imported from the official outputs, not recomputed")]
     blockers += verification.coverage_blockers(evaluated, merge.failed, card.metrics)

@@ -2,12 +2,16 @@
 
 Values are in GT frame space. Rows are read exactly as the official `run_eval.py` reads
 them: synthetic rows with skip == "yes" (any case) and rows whose boundaries do not
-parse as numbers are dropped; numbers go through `int(float(x))`.
+parse as numbers are dropped; numbers go through `int(float(x))`; of two rows for the
+same clip the last wins; exits > re-enter is kept (map_keyframes then clamps re-enter).
+None of that is silent here: each such row is named (sheet and spreadsheet row number,
+the header being row 1) in `SheetRows.problems`, a dropped row's clip in `dropped`, and
+a kept but suspect row in its `PhaseRow.notes` (which the clip's diagnostics carry).
 """
 
 import dataclasses
 import pathlib
-from typing import Dict, Optional
+from typing import Dict, List, Optional, Tuple
 
 import pandas as pd
 
@@ -23,6 +27,39 @@ class PhaseRow:
     h_gt: int
     r_gt: int
     prompt: str = ""
+    # What is odd about the row, kept as upstream keeps it (sheet and row named).
+    notes: Tuple[str, ...] = dataclasses.field(default=(), compare=False)
+
+
+class SheetRows(dict):
+    """{clip id: PhaseRow} of one sheet, and what the sheet holds that is not a row."""
+
+    def __init__(self, path: Optional[pathlib.Path] = None, data_rows: int = 0):
+        super().__init__()
+        self.path = path
+        self.data_rows = data_rows      # rows under the header, before any is dropped
+        self.dropped: Dict[str, str] = {}  # clip id -> why its row was dropped
+        self.problems: List[str] = []   # every dropped, duplicate or suspect row
+
+    def _add(self, clip: str, row: PhaseRow, number: int, first_numbers: Dict[str, int]):
+        notes = []
+        if row.h_gt > row.r_gt:
+            notes.append(f"{self.path} row {number} ({clip}): exits {row.h_gt} > re-enter "
+                         f"{row.r_gt}; used as run_eval.py uses it (the mapped re-enter "
+                         "frame is clamped to exits + 2)")
+        if clip in first_numbers:
+            notes.append(f"{self.path} rows {first_numbers[clip]} and {number} are both "
+                         f"{clip}: row {number} (the last) is used, as run_eval.py does")
+        first_numbers.setdefault(clip, number)
+        self.problems += notes
+        self.dropped.pop(clip, None)
+        self[clip] = dataclasses.replace(row, notes=tuple(notes))
+
+    def _drop(self, clip: Optional[str], number: int, why: str):
+        text = f"{self.path} row {number}{f' ({clip})' if clip else ''}: {why}"
+        self.problems.append(text)
+        if clip and clip not in self:
+            self.dropped[clip] = text
 
 
 def read_table(path: pathlib.Path) -> pd.DataFrame:
@@ -60,38 +97,52 @@ def _require(df: pd.DataFrame, path: pathlib.Path, columns) -> None:
 def _as_int(value) -> Optional[int]:
     try:
         return int(float(value))
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):
         return None
+
+
+def _not_numbers(row, columns) -> str:
+    bad = [f"{c} {row[c]!r}" for c in columns if _as_int(row[c]) is None]
+    return (", ".join(bad) + " not a number; run_eval.py drops such a row, so the clip "
+            "has no phase boundaries")
+
+
+def _number(index) -> int:
+    return int(index) + 2  # the spreadsheet's row number: the header is row 1
 
 
 def read_synthetic_sheet(path: pathlib.Path) -> Dict[str, PhaseRow]:
     """{video_folder: PhaseRow} from Synthetic_ExitReenter (columns video_folder, exits,
     re-enter, optional skip and prompt)."""
-    df = read_table(path)
+    df = read_table(path).reset_index(drop=True)
     _require(df, path, ["video_folder", "exits", "re-enter"])
+    rows, first = SheetRows(path, len(df)), {}
     skip_cols = [c for c in df.columns if str(c).lower() == "skip"]
     if skip_cols:
         df = df[df[skip_cols[0]].astype(str).str.lower() != "yes"]
-    rows = {}
-    for _, row in df.iterrows():
+    for index, row in df.iterrows():
+        clip = str(row["video_folder"]).strip()
         h, r = _as_int(row["exits"]), _as_int(row["re-enter"])
         if h is None or r is None:
+            rows._drop(clip, _number(index), _not_numbers(row, ["exits", "re-enter"]))
             continue
-        rows[str(row["video_folder"]).strip()] = PhaseRow(
-            h_gt=h, r_gt=r, prompt=str(row.get("prompt", "")).strip())
+        rows._add(clip, PhaseRow(h_gt=h, r_gt=r, prompt=str(row.get("prompt", "")).strip()),
+                  _number(index), first)
     return rows
 
 
 def read_real_sheet(path: pathlib.Path) -> Dict[str, PhaseRow]:
     """{"NNN": PhaseRow} from Real_ExitReenter (columns id, exit, reenter)."""
-    df = read_table(path)
+    df = read_table(path).reset_index(drop=True)
     _require(df, path, ["id", "exit", "reenter"])
-    rows = {}
-    for _, row in df.iterrows():
+    rows, first = SheetRows(path, len(df)), {}
+    for index, row in df.iterrows():
         clip, h, r = _as_int(row["id"]), _as_int(row["exit"]), _as_int(row["reenter"])
+        name = str(clip).zfill(3) if clip is not None else None
         if clip is None or h is None or r is None:
+            rows._drop(name, _number(index), _not_numbers(row, ["id", "exit", "reenter"]))
             continue
-        rows[str(clip).zfill(3)] = PhaseRow(h_gt=h, r_gt=r)
+        rows._add(name, PhaseRow(h_gt=h, r_gt=r), _number(index), first)
     return rows
 
 

@@ -61,3 +61,37 @@ def test_find_sheet_prefers_xlsx(tmp_path):
 def test_real_selection(tmp_path):
     df = pd.DataFrame({"ID": [1, 2, 3], "Availability": ["yes", "no", " Yes "]})
     assert phase_sheets.read_real_selection(_write(df, tmp_path / "sel.csv")) == {"001", "003"}
+
+
+def test_odd_rows_are_kept_as_upstream_but_named(tmp_path):
+    df = pd.DataFrame({
+        "video_folder": ["A_001", "A_002", "A_003", "A_002", "A_004"],
+        "exits": [30, 10, "soon", 12, 5],
+        "re-enter": [10, 20, 40, 22, 9],
+    })
+    path = _write(df, tmp_path / "s.csv")
+    rows = phase_sheets.read_synthetic_sheet(path)
+    # The numbers are upstream's: exits > re-enter kept, the last duplicate wins, the
+    # non-numeric row dropped.
+    assert rows == {"A_001": phase_sheets.PhaseRow(30, 10), "A_002": phase_sheets.PhaseRow(12, 22),
+                    "A_004": phase_sheets.PhaseRow(5, 9)}
+    assert rows.data_rows == 5
+    assert rows["A_001"].notes == (f"{path} row 2 (A_001): exits 30 > re-enter 10; used as "
+                                   "run_eval.py uses it (the mapped re-enter frame is clamped "
+                                   "to exits + 2)",)
+    assert rows["A_002"].notes == (f"{path} rows 3 and 5 are both A_002: row 5 (the last) is "
+                                   "used, as run_eval.py does",)
+    assert rows.dropped == {"A_003": f"{path} row 4 (A_003): exits 'soon' not a number; "
+                            "run_eval.py drops such a row, so the clip has no phase boundaries"}
+    assert len(rows.problems) == 3 and not rows["A_004"].notes
+
+
+def test_header_only_and_real_rows(tmp_path):
+    rows = phase_sheets.read_real_sheet(_write(pd.DataFrame(
+        {"id": [], "exit": [], "reenter": []}), tmp_path / "r.csv"))
+    assert rows == {} and rows.data_rows == 0 and not rows.problems
+    rows = phase_sheets.read_real_sheet(_write(pd.DataFrame(
+        {"id": ["x", 2], "exit": [1, 2], "reenter": [3, 4]}), tmp_path / "r2.csv"))
+    assert list(rows) == ["002"] and rows.dropped == {}
+    assert rows.problems == [f"{tmp_path / 'r2.csv'} row 2: id 'x' not a number; run_eval.py "
+                             "drops such a row, so the clip has no phase boundaries"]

@@ -14,6 +14,7 @@ import pathlib
 import time
 from typing import List, Optional, Tuple
 
+from absl import logging
 
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
@@ -42,6 +43,9 @@ BENCHMARK_VERSION = "memobench-step1/1"
 MODES = ("synthetic", "real", "both")
 STEP1, ORS, VQA, LEADERBOARD = "step1", "ors", "vqa", "leaderboard"
 STEPS = (STEP1, ORS, VQA, LEADERBOARD)
+RECOMPUTED_NOTE = "Step 1 recomputed"
+PARTIAL_NOTE = ("input warning (scored as the official code scores it; see the sample's "
+                f"diagnostics '{sample_loop.WARNINGS}'):")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,6 +64,8 @@ class MemobenchConfig:
     synthetic_sheet: Optional[pathlib.Path] = None
     real_sheet: Optional[pathlib.Path] = None
     bundled_sample: bool = False
+    max_side: int = 640      # generated frames downscaled to this longer side (run_eval.py)
+    sample_step: int = 4     # frame stride of the temporal and quality metrics
     step1: step1_prepare.Step1Settings = step1_prepare.Step1Settings()
     steps: Tuple[str, ...] = STEPS
     sam3_metadata_dir: Optional[pathlib.Path] = None
@@ -92,6 +98,28 @@ def _discover(config: MemobenchConfig, splits) -> List[generated_lib.GeneratedCl
                              f"(--mode={config.mode})", "none given")
         clips += generated_lib.discover_real(config.generated_real_dir)
     return clips
+
+
+_OTHER_MODE = {dataset.SYNTHETIC: dataset.REAL, dataset.REAL: dataset.SYNTHETIC}
+
+
+def _check_sheet(split: str, sheet, rows, data_root: pathlib.Path) -> None:
+    """InputError (exit 2) when a split the run asks for has no usable sheet row."""
+    stem = dataset.SYNTHETIC_SHEET_STEM if split == dataset.SYNTHETIC else dataset.REAL_SHEET_STEM
+    other = f"; or pass --mode={_OTHER_MODE[split]} to evaluate the other split alone"
+    if sheet is None:
+        raise InputError(data_root, f"the {split} phase sheet ({stem}.xlsx or .csv){other}",
+                         "none")
+    if rows:
+        return
+    if not rows.data_rows:
+        found = "a header and no rows"
+    elif rows.problems:
+        found = f"no usable row of {rows.data_rows} (" + "; ".join(rows.problems[:3]) + ")"
+    else:
+        found = f"no row left of {rows.data_rows} (skip=yes, or not in Real_Selected)"
+    raise InputError(sheet, f"at least one {split} clip row with numeric boundaries{other}",
+                     found)
 
 
 def _keep(config: MemobenchConfig, clip_id: str, scene: str) -> bool:
@@ -129,10 +157,8 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
         data_root, config.synthetic_sheet, config.real_sheet)
     rows = {dataset.SYNTHETIC: syn_rows, dataset.REAL: real_rows}
     for split, sheet in zip((dataset.SYNTHETIC, dataset.REAL), sheets):
-        if split in splits and sheet is None:
-            raise InputError(data_root, f"the {split} phase sheet "
-                             f"({dataset.SYNTHETIC_SHEET_STEM if split == dataset.SYNTHETIC else dataset.REAL_SHEET_STEM}.xlsx or .csv)",
-                             "none")
+        if split in splits:
+            _check_sheet(split, sheet, rows[split], data_root)
     expected = [(split, cid) for split in splits for cid in sorted(rows[split])
                 if _keep(config, cid, cid.rsplit("_", 1)[0] if split == dataset.SYNTHETIC
                          else dataset.REAL)]
@@ -147,7 +173,10 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     for metric_id, reason in readiness.unready(metric_ids, config.step1).items():
         results[metric_id] = card_lib.unavailable(metric_specs.BY_ID[metric_id], reason)
     metric_ids_run = [m for m in metric_ids if results[m].unavailable_reason.startswith("its step")]
-    step_samples, checkpoints, notes, files = [], [], [], {}
+    step_samples, checkpoints, files = [], [], {}
+    notes = [f"phase sheet: {problem}" for split in splits for problem in rows[split].problems]
+    for note in notes:
+        logging.warning("%s", note)
 
     step1_ids = [m for m in metric_ids_run if _step_of(m) == STEP1]
     # Every checkpoint is resolved before the first clip (Step 1's in its prepare).
@@ -166,6 +195,9 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
                      "pandas 2 (spec §5)")
         if s1.resumed:
             notes.append(f"Step 1 resumed: {s1.resumed} clips reused from an earlier run")
+        if s1.recomputed_changed:
+            notes.append(f"{RECOMPUTED_NOTE} {len(s1.recomputed_changed)} clips whose inputs "
+                         "changed since they were stored: " + ", ".join(s1.recomputed_changed))
     if ORS in steps and "ORS" in metric_ids_run:
         ors = ors_step.run_ors(clips, data_root, config.step1, out.dir, config.common.resume,
                                config.sam3_metadata_dir, config.synthetic_sheet,
@@ -184,6 +216,7 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
         if any(m.available for m in vqa.metrics):
             notes.append(verification.VQA_COVERAGE_NOTE)
     samples = combine.merge_samples(*step_samples)
+    notes += _warning_notes(samples)
     metrics = [results[m] for m in metric_ids]
     if LEADERBOARD in steps:
         eval_path = files.get("eval_csv")
@@ -234,6 +267,12 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
                                           config.recorded_flags))
     out.write_scorecard(card)
     return card
+
+
+def _warning_notes(samples) -> List[str]:
+    """One note per sample scored on inputs read only in part (its diagnostics say which)."""
+    return [f"{PARTIAL_NOTE} {s.split}/{s.sample_id}: " + "; ".join(found)
+            for s in samples for found in [sample_loop.warnings_of(s)] if found]
 
 
 def _device_used(config: MemobenchConfig, checkpoints) -> str:

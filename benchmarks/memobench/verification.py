@@ -188,11 +188,11 @@ def assess(card: scorecard_pb2.Scorecard, config, discovered: int,
         blockers += coverage_blockers(evaluated_by_step(samples), failed, card.metrics)
     blockers += metric_blockers(card.metrics)
     blockers += trust.internal_error_blockers(card.coverage)
-    if config.common.max_side != OFFICIAL_MAX_SIDE:
-        deviations.append(f"--max_side={config.common.max_side} (official {OFFICIAL_MAX_SIDE})")
-    if config.common.sample_step != OFFICIAL_SAMPLE_STEP:
+    if config.max_side != OFFICIAL_MAX_SIDE:
+        deviations.append(f"--max_side={config.max_side} (official {OFFICIAL_MAX_SIDE})")
+    if config.sample_step != OFFICIAL_SAMPLE_STEP:
         deviations.append(
-            f"--sample_step={config.common.sample_step} (official {OFFICIAL_SAMPLE_STEP})")
+            f"--sample_step={config.sample_step} (official {OFFICIAL_SAMPLE_STEP})")
     for deviation in deviations:
         blockers.append(card_lib.blocker(scorecard_pb2.PROTOCOL_DEVIATION, deviation))
     return card_lib.verification(blockers, deviations, evaluated=card.coverage.evaluated)

@@ -1,17 +1,16 @@
-"""Prints the rotation-ATE camera score (CameraControllability) of one generated clip, weight-free.
+"""Prints the rotation-ATE camera score of one generated clip, weight-free.
 
-The score is the official rotation-only ATE "coverage" (spec §4.5), but the
-generated clip's camera rotations come from the weight-free backend
-"classical-two-view-rotation" (SIFT + homography / essential matrix), NOT
-from MapAnything as in the official code, so the output says
-"official: false".
+The score is the rotation-only ATE "coverage" of metrics.camera.rotation_ate
+(unrounded), with the generated clip's camera rotations from the weight-free backend
+"classical-two-view-rotation" (SIFT + homography / essential matrix), not from a
+learned pose model, so the output says "official: false".
 
-Frames are shrunk to --max_side (640, INTER_AREA) as the official code does. GT poses
+Frames are shrunk to --max_side (640, INTER_AREA). GT poses
 are resampled uniformly to the generated frame count; the GT intrinsics are
 rescaled from --gt_size to the generated frame size.
 
 Usage:
-  bazel run //metrics/camera:camera_controllability -- \\
+  bazel run //metrics/camera:rotation_ate_score -- \\
       --frames=gen_frames --gt_poses=clip/5/poses.npy \\
       --intrinsics=clip/5/intrinsics.npy --gt_size=1280x720 --json
 
@@ -67,17 +66,17 @@ def _is_size(text):
 
 @dataclasses.dataclass(frozen=True)
 class CameraResult:
-    """CameraControllability of one clip and how its poses were estimated.
+    """The rotation-ATE score of one clip and how its poses were estimated.
 
     Attributes:
-        score: The rotation_ate.CameraControllability.
+        score: The rotation_ate.RotationAteScore.
         frames: Number of generated frames.
         generated_size: (width, height) of the frames as estimated.
         failed_pairs: Consecutive pairs whose rotation fell back to I.
         pair_methods: {method: count} over the consecutive pairs.
     """
 
-    score: rotation_ate.CameraControllability
+    score: rotation_ate.RotationAteScore
     frames: int
     generated_size: tuple
     failed_pairs: int
@@ -112,7 +111,7 @@ def evaluate(frames_path, poses_path, intrinsics_path, gt_size, max_side):
     k = intrinsics.rescale(intrinsics.load_intrinsics(intrinsics_path),
                            gt_size, size)
     estimate = two_view_rotation.estimate_rotations(clip, k)
-    score = rotation_ate.camera_controllability(gt, estimate.rotations)
+    score = rotation_ate.rotation_ate_score(gt, estimate.rotations)
     counts = {m: estimate.methods.count(m) for m in (
         two_view_rotation.METHOD_HOMOGRAPHY,
         two_view_rotation.METHOD_ESSENTIAL, two_view_rotation.METHOD_FAILED)}
@@ -124,7 +123,7 @@ def to_record(result, frames_path):
     """The result as a JSON-ready dict."""
     score = result.score
     return {
-        "camera_controllability": score.camera_controllability,
+        "score": score.score,
         "ate_rot_deg": score.ate_rot_deg,
         "total_gt_rot_deg": score.total_gt_rot_deg,
         "mean_rot_error_deg": score.mean_rot_error_deg,
@@ -148,10 +147,10 @@ def format_text(record):
         f"backend:                {record['backend']} (official: false; the "
         "official backend is MapAnything)",
         f"pairs:                  {methods}",
-        f"CameraControllability:  {record['camera_controllability']!r} (0-1)",
-        f"ATE_RotDeg:             {record['ate_rot_deg']!r}",
-        f"TotalGT_RotDeg:         {record['total_gt_rot_deg']!r}",
-        f"MeanRotErrorDeg:        {record['mean_rot_error_deg']!r}",
+        f"rotation-ATE score:     {record['score']!r} (0-1, unrounded)",
+        f"ATE rotation (deg):     {record['ate_rot_deg']!r}",
+        f"total GT rotation (deg): {record['total_gt_rot_deg']!r}",
+        f"mean rotation error:    {record['mean_rot_error_deg']!r} deg",
     ])
 
 

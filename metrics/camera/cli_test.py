@@ -1,4 +1,4 @@
-"""Tests for the //metrics/camera:camera_controllability binary (subprocess).
+"""Tests for the //metrics/camera:rotation_ate_score binary (subprocess).
 
 The clip is the fixture's: GT rendered at 160x120 with 25 frames, the
 "generated" clip re-rendered at 128x96 with 13 frames on the same trajectory
@@ -30,7 +30,7 @@ def _binary():
     srcdir = os.environ.get("TEST_SRCDIR")
     assert srcdir, "run with bazel test: the binary comes from the runfiles"
     path = (pathlib.Path(srcdir) / "worldeval" / "metrics" / "camera" /
-            "camera_controllability")
+            "rotation_ate_score")
     assert path.is_file(), f"missing binary {path}"
     return path
 
@@ -70,7 +70,7 @@ def _expected(clip):
         intrinsics.camera_matrix(*np.load(clip / "intrinsics.npy")[0]),
         (160, 120), (128, 96))
     estimate = two_view_rotation.estimate_rotations(frames, k)
-    return rotation_ate.camera_controllability(gt, estimate.rotations), estimate
+    return rotation_ate.rotation_ate_score(gt, estimate.rotations), estimate
 
 
 def test_json_output_matches_library(clip):
@@ -81,7 +81,7 @@ def test_json_output_matches_library(clip):
     record = json.loads(lines[0])
     score, estimate = _expected(clip)
     assert record == {
-        "camera_controllability": score.camera_controllability,
+        "score": score.score,
         "ate_rot_deg": score.ate_rot_deg,
         "total_gt_rot_deg": score.total_gt_rot_deg,
         "mean_rot_error_deg": score.mean_rot_error_deg,
@@ -96,7 +96,7 @@ def test_json_output_matches_library(clip):
     }
     # The pan goes out and back (total 0, denominator 10 degrees).
     assert record["total_gt_rot_deg"] < 1.0
-    assert record["camera_controllability"] > 0.6
+    assert record["score"] > 0.6
     assert record["failed_pairs"] == 0
 
 
@@ -105,8 +105,8 @@ def test_text_output_and_max_side(clip):
     assert done.returncode == 0, done.stderr
     assert "classical-two-view-rotation (official: false" in done.stdout
     assert "(13 frames, 64x48)" in done.stdout
-    for name in ("CameraControllability:", "ATE_RotDeg:", "TotalGT_RotDeg:",
-                 "MeanRotErrorDeg:"):
+    for name in ("rotation-ATE score:", "ATE rotation (deg):", "total GT rotation (deg):",
+                 "mean rotation error:"):
         assert any(line.startswith(name) for line in done.stdout.splitlines())
 
 

@@ -159,7 +159,11 @@ def load_numpy_array(path, npz_key):
             keys = sorted(loaded.files)
             array = loaded[npz_key] if npz_key in keys else None
     except (OSError, EOFError, zipfile.BadZipFile, ValueError) as e:
-        raise ValueError(f"{path}: not a readable numpy file ({e})") from None
+        # numpy's own text for an object array suggests allow_pickle: never do that
+        # (a pickle runs code), so say what the file holds instead.
+        why = ("it holds pickled Python objects, not a numeric array"
+               if "pickle" in str(e) else f"{type(e).__name__}: {e}")
+        raise ValueError(f"{path}: not a readable numpy file ({why})") from None
     if array is None:
         raise ValueError(f"{path}: no '{npz_key}' array (keys: {keys})")
     return array

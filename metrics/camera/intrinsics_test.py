@@ -52,6 +52,20 @@ def test_errors_name_the_path(tmp_path):
         intrinsics.load_intrinsics(tmp_path / "k.json")
 
 
+def test_nan_intrinsics_and_unreadable_files_name_the_path(tmp_path):
+    np.save(tmp_path / "nan.npy", np.array([[np.nan, 400.0, 320.0, 240.0]]))
+    with pytest.raises(ValueError, match=r"nan\.npy: expected a pinhole matrix"):
+        intrinsics.load_intrinsics(tmp_path / "nan.npy")
+    np.save(tmp_path / "obj.npy", np.array([{"fx": 1}], dtype=object), allow_pickle=True)
+    with pytest.raises(ValueError) as e:
+        intrinsics.load_intrinsics(tmp_path / "obj.npy")
+    assert str(e.value) == (f"{tmp_path / 'obj.npy'}: not a readable numpy file (it holds "
+                            "pickled Python objects, not a numeric array)")
+    (tmp_path / "cut.npz").write_bytes(b"PK\x03\x04 truncated")
+    with pytest.raises(ValueError, match=r"cut\.npz: not a readable numpy file \(BadZipFile"):
+        intrinsics.load_intrinsics(tmp_path / "cut.npz")
+
+
 def test_rescale_by_width_and_height_ratios():
     # 1280x720 -> 640x360: every parameter halves.
     np.testing.assert_allclose(

@@ -1,9 +1,9 @@
-"""Camera poses from MapAnything, the official estimator (spec §4.5).
+"""Camera poses from MapAnything, the estimator a released benchmark's camera metric uses.
 
 MapAnything is not on PyPI, so worldeval does not lock it; when its package is
 importable (installed from github.com/facebookresearch/map-anything, see the
-benchmark's runtime profile) this module drives it exactly as the official
-camera_controllability.py does: every (already resized) frame written as a PNG,
+benchmark's runtime profile) this module drives it as that metric's code does: every
+(already resized) frame written as a PNG,
 `mapanything.utils.image.load_images` with its default preprocessing, one
 `model.infer(...)` call over all views with the official arguments, and
 `outputs[i]["camera_poses"][0]` as frame i's 4x4 cam2world (OpenCV convention).

@@ -104,8 +104,8 @@ def test_adapter_passes_official_arguments_and_reads_poses(standin, tmp_path):
     assert not any(pathlib.Path(p).exists() for p in paths)
     # Poses come back through float32 (as MapAnything's do): arccos near 1 turns that
     # into ~0.01 deg of error, so the score is 1 to within 1e-3, not exactly.
-    perfect = rotation_ate.camera_controllability(expected, poses)
-    assert perfect.camera_controllability >= 0.999
+    perfect = rotation_ate.rotation_ate_score(expected, poses)
+    assert perfect.score >= 0.999
 
 
 def test_pngs_are_lossless_copies_of_the_frames(standin, tmp_path, monkeypatch):

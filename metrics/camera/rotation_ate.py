@@ -1,6 +1,6 @@
 """Camera score from rotation-only ATE: a "coverage" score.
 
-This is the scoring half of the official metric (spec §4.5), reproduced
+The scoring half of a camera-controllability metric of a released video benchmark,
 formula for formula; it is independent of how the estimated poses were made.
 Only rotations are compared: translation, scale and intrinsics play no part.
 
@@ -13,9 +13,8 @@ geo(A, B) = degrees(arccos(clip((trace(A.T @ B) - 1) / 2, -1, 1))):
     raw      = max(0, 1 - ATE_rot / max(total_gt, 10))
     mean_err = mean_i geo(R_gt[i].T @ R_gt[i+1], R_est[i].T @ R_est[i+1])
 
-The official code rounds raw to 4 decimals and the three angles to 3. The
-evaluation CSV later stores clip(raw * 100, 0, 100) rounded to 1 decimal;
-that step is left to the caller.
+All values are unrounded; a benchmark rounds (and turns raw into a percentage) as its
+own code does.
 """
 
 import dataclasses
@@ -28,20 +27,19 @@ MIN_POSES = 2
 
 
 @dataclasses.dataclass(frozen=True)
-class CameraControllability:
-    """Rounded outputs of the official metric for one clip.
+class RotationAteScore:
+    """The rotation-ATE score of one clip and its parts.
 
     Attributes:
-        camera_controllability: Raw score in [0, 1], rounded to 4 decimals.
-        ate_rot_deg: RMS rotation error after frame-0 alignment (degrees),
-            rounded to 3 decimals.
-        total_gt_rot_deg: End-to-end GT rotation (degrees), rounded to 3.
+        score: raw, in [0, 1].
+        ate_rot_deg: RMS rotation error after frame-0 alignment (degrees).
+        total_gt_rot_deg: End-to-end GT rotation (degrees).
         mean_rot_error_deg: Mean frame-to-frame relative rotation error
-            (degrees, a diagnostic), rounded to 3 decimals.
+            (degrees, a diagnostic).
         num_poses: n, the number of poses compared.
     """
 
-    camera_controllability: float
+    score: float
     ate_rot_deg: float
     total_gt_rot_deg: float
     mean_rot_error_deg: float
@@ -74,8 +72,7 @@ def geodesic_deg(a, b):
     return float(np.degrees(np.arccos(cosine)))
 
 
-def camera_controllability(gt_poses, est_poses) -> Optional[
-        CameraControllability]:
+def rotation_ate_score(gt_poses, est_poses) -> Optional[RotationAteScore]:
     """Scores estimated camera rotations against the GT ones.
 
     Args:
@@ -85,7 +82,7 @@ def camera_controllability(gt_poses, est_poses) -> Optional[
             generated frame, in the same camera convention as gt_poses.
 
     Returns:
-        A CameraControllability, or None when fewer than 2 poses can be
+        A RotationAteScore, or None when fewer than 2 poses can be
         compared. (The official code returns None when the estimator gives
         fewer than 2 poses; with fewer than 2 GT poses it would report a
         meaningless 1.0, so that case is None here too.)
@@ -111,10 +108,5 @@ def camera_controllability(gt_poses, est_poses) -> Optional[
         for i in range(n - 1)
     ]
     mean_error = float(np.mean(frame_errors))
-    return CameraControllability(
-        camera_controllability=round(coverage, 4),
-        ate_rot_deg=round(ate_rot, 3),
-        total_gt_rot_deg=round(total_gt, 3),
-        mean_rot_error_deg=round(mean_error, 3),
-        num_poses=n,
-    )
+    return RotationAteScore(score=coverage, ate_rot_deg=ate_rot, total_gt_rot_deg=total_gt,
+                            mean_rot_error_deg=mean_error, num_poses=n)

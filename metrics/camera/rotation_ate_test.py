@@ -44,10 +44,9 @@ def test_geodesic_of_known_rotations():
 
 def test_perfect_estimate_scores_one():
     gt = _as_poses(_yaws([0, 10, 20, 30, 40]))
-    result = rotation_ate.camera_controllability(gt, gt[:, :3, :3])
-    assert result == rotation_ate.CameraControllability(
-        camera_controllability=1.0, ate_rot_deg=0.0, total_gt_rot_deg=40.0,
-        mean_rot_error_deg=0.0, num_poses=5)
+    result = rotation_ate.rotation_ate_score(gt, gt[:, :3, :3])
+    assert (result.score, result.ate_rot_deg, result.mean_rot_error_deg) == (1.0, 0.0, 0.0)
+    assert (result.total_gt_rot_deg, result.num_poses) == (pytest.approx(40.0), 5)
 
 
 def test_constant_world_offset_is_aligned_away_at_frame_zero():
@@ -58,11 +57,11 @@ def test_constant_world_offset_is_aligned_away_at_frame_zero():
     gt = _yaws([15, 25, 35, 45, 55])
     offset = _rot("z", 5.0)
     est = np.stack([offset @ r for r in gt])
-    result = rotation_ate.camera_controllability(gt, est)
-    assert result.ate_rot_deg == 0.0
-    assert result.camera_controllability == 1.0
+    result = rotation_ate.rotation_ate_score(gt, est)
+    assert result.ate_rot_deg == pytest.approx(0.0, abs=1e-6)
+    assert result.score == pytest.approx(1.0)
     # Relative rotations est_i^T est_i+1 = gt_i^T gt_i+1: no frame error.
-    assert result.mean_rot_error_deg == 0.0
+    assert result.mean_rot_error_deg == pytest.approx(0.0, abs=1e-6)
 
 
 def test_camera_frame_offset_is_not_aligned_away():
@@ -72,11 +71,10 @@ def test_camera_frame_offset_is_not_aligned_away():
     # total GT = 90, raw = 1 - 84.853 / 90.
     gt = _yaws([0, 90])
     est = np.stack([r @ _rot("z", 90) for r in gt])
-    result = rotation_ate.camera_controllability(gt, est)
-    assert result.ate_rot_deg == round(math.sqrt(120.0**2 / 2), 3) == 84.853
-    assert result.camera_controllability == round(
-        1 - math.sqrt(7200) / 90, 4) == 0.0572
-    assert result.mean_rot_error_deg == 120.0
+    result = rotation_ate.rotation_ate_score(gt, est)
+    assert result.ate_rot_deg == pytest.approx(math.sqrt(120.0**2 / 2))
+    assert result.score == pytest.approx(1 - math.sqrt(7200) / 90)
+    assert result.mean_rot_error_deg == pytest.approx(120.0)
 
 
 def test_linearly_growing_error_matches_closed_form():
@@ -87,13 +85,13 @@ def test_linearly_growing_error_matches_closed_form():
     n = 5
     gt = _as_poses(_yaws([10.0 * i for i in range(n)]))
     est = _yaws([11.0 * i for i in range(n)])
-    result = rotation_ate.camera_controllability(gt, est)
+    result = rotation_ate.rotation_ate_score(gt, est)
     ate = math.sqrt((n - 1) * (2 * n - 1) / 6)
     assert ate == pytest.approx(math.sqrt(6))
-    assert result.ate_rot_deg == round(ate, 3) == 2.449
-    assert result.total_gt_rot_deg == 40.0
-    assert result.camera_controllability == round(1 - ate / 40, 4) == 0.9388
-    assert result.mean_rot_error_deg == 1.0
+    assert result.ate_rot_deg == pytest.approx(ate)
+    assert result.total_gt_rot_deg == pytest.approx(40.0)
+    assert result.score == pytest.approx(1 - ate / 40)
+    assert result.mean_rot_error_deg == pytest.approx(1.0)
 
 
 def test_small_total_gt_rotation_uses_ten_degrees():
@@ -102,12 +100,11 @@ def test_small_total_gt_rotation_uses_ten_degrees():
     # 1 - 1.2247 / 4 = 0.6938.
     gt = _yaws([1.0 * i for i in range(5)])
     est = _yaws([1.5 * i for i in range(5)])
-    result = rotation_ate.camera_controllability(gt, est)
-    assert result.total_gt_rot_deg == 4.0
-    assert result.ate_rot_deg == 1.225
-    assert result.camera_controllability == round(
-        1 - 0.5 * math.sqrt(6) / 10, 4) == 0.8775
-    assert result.mean_rot_error_deg == 0.5
+    result = rotation_ate.rotation_ate_score(gt, est)
+    assert result.total_gt_rot_deg == pytest.approx(4.0)
+    assert result.ate_rot_deg == pytest.approx(0.5 * math.sqrt(6))
+    assert result.score == pytest.approx(1 - 0.5 * math.sqrt(6) / 10)
+    assert result.mean_rot_error_deg == pytest.approx(0.5)
 
 
 def test_score_clamps_at_zero_and_total_is_end_to_end():
@@ -116,11 +113,11 @@ def test_score_clamps_at_zero_and_total_is_end_to_end():
     # ATE = sqrt(5400 / 5) = 32.863 > 10, so the raw score clamps to 0.
     gt = _yaws([0, 30, 60, 30, 0])
     est = np.tile(np.eye(3), (5, 1, 1))
-    result = rotation_ate.camera_controllability(gt, est)
-    assert result.total_gt_rot_deg == 0.0
-    assert result.ate_rot_deg == round(math.sqrt(1080), 3) == 32.863
-    assert result.camera_controllability == 0.0
-    assert result.mean_rot_error_deg == 30.0
+    result = rotation_ate.rotation_ate_score(gt, est)
+    assert result.total_gt_rot_deg == pytest.approx(0.0, abs=1e-6)
+    assert result.ate_rot_deg == pytest.approx(math.sqrt(1080))
+    assert result.score == 0.0
+    assert result.mean_rot_error_deg == pytest.approx(30.0)
 
 
 def test_compares_only_the_first_min_length_poses():
@@ -128,13 +125,13 @@ def test_compares_only_the_first_min_length_poses():
     # rotation runs from gt[0] to gt[3] (30 degrees), not to gt[5] (90).
     gt = _yaws([0, 10, 20, 30, 170, 90])
     est = _yaws([0, 10, 20, 30])
-    result = rotation_ate.camera_controllability(gt, est)
+    result = rotation_ate.rotation_ate_score(gt, est)
     assert result.num_poses == 4
-    assert result.total_gt_rot_deg == 30.0
-    assert result.camera_controllability == 1.0
+    assert result.total_gt_rot_deg == pytest.approx(30.0)
+    assert result.score == pytest.approx(1.0)
     # Swapped lengths truncate the same way.
-    again = rotation_ate.camera_controllability(est, gt)
-    assert (again.num_poses, again.total_gt_rot_deg) == (4, 30.0)
+    again = rotation_ate.rotation_ate_score(est, gt)
+    assert (again.num_poses, again.total_gt_rot_deg) == (4, pytest.approx(30.0))
 
 
 def test_mean_rotation_error_hand_case():
@@ -143,29 +140,28 @@ def test_mean_rotation_error_hand_case():
     # alignment 0, 2, 2: ATE = sqrt(8 / 3) = 1.633, raw = 1 - 0.1633.
     gt = np.tile(np.eye(3), (3, 1, 1))
     est = _yaws([0, 2, 2])
-    result = rotation_ate.camera_controllability(gt, est)
-    assert result.mean_rot_error_deg == 1.0
-    assert result.ate_rot_deg == 1.633
-    assert result.camera_controllability == round(
-        1 - math.sqrt(8 / 3) / 10, 4) == 0.8367
+    result = rotation_ate.rotation_ate_score(gt, est)
+    assert result.mean_rot_error_deg == pytest.approx(1.0)
+    assert result.ate_rot_deg == pytest.approx(math.sqrt(8 / 3))
+    assert result.score == pytest.approx(1 - math.sqrt(8 / 3) / 10)
 
 
-def test_rounding_of_each_output():
+def test_outputs_are_unrounded():
     gt = _yaws([0.0, 7.123456, 13.3333333])
     est = _yaws([0.0, 7.0, 13.0])
-    result = rotation_ate.camera_controllability(gt, est)
+    result = rotation_ate.rotation_ate_score(gt, est)
     # e = 0, 0.123456, 0.3333333; ATE = sqrt((0.123456^2 + 0.3333333^2) / 3).
     ate = math.sqrt((0.123456**2 + 0.3333333**2) / 3)
-    assert result.ate_rot_deg == round(ate, 3) == 0.205
-    assert result.total_gt_rot_deg == 13.333
-    assert result.camera_controllability == round(1 - ate / 13.3333333, 4)
-    assert result.mean_rot_error_deg == round((0.123456 + 0.2098773) / 2, 3)
+    assert result.ate_rot_deg == pytest.approx(ate, abs=1e-9)
+    assert result.total_gt_rot_deg == pytest.approx(13.3333333, abs=1e-9)
+    assert result.score == pytest.approx(1 - ate / 13.3333333, abs=1e-12)
+    assert result.mean_rot_error_deg == pytest.approx((0.123456 + 0.2098773) / 2, abs=1e-6)
 
 
 @pytest.mark.parametrize("gt_len,est_len", [(5, 1), (1, 5), (0, 3)])
 def test_fewer_than_two_poses_gives_none(gt_len, est_len):
     gt = _yaws([0.0] * gt_len) if gt_len else np.zeros((0, 3, 3))
-    assert rotation_ate.camera_controllability(
+    assert rotation_ate.rotation_ate_score(
         gt, _yaws([0.0] * est_len)) is None
 
 
@@ -173,9 +169,9 @@ def test_fewer_than_two_poses_gives_none(gt_len, est_len):
     np.zeros((3, 3)), np.zeros((2, 3, 4)), np.full((2, 3, 3), np.nan)])
 def test_bad_input_raises_value_error(bad):
     with pytest.raises(ValueError):
-        rotation_ate.camera_controllability(bad, _yaws([0, 1]))
+        rotation_ate.rotation_ate_score(bad, _yaws([0, 1]))
     with pytest.raises(ValueError):
-        rotation_ate.camera_controllability(_yaws([0, 1]), bad)
+        rotation_ate.rotation_ate_score(_yaws([0, 1]), bad)
 
 
 if __name__ == "__main__":

@@ -1,22 +1,21 @@
-"""AestheticScore: the strided clip mean of the LAION aesthetic predictor (CLIP ViT-L/14).
+"""The LAION aesthetic predictor (improved-aesthetic-predictor) on CLIP ViT-L/14.
 
-Official (`evaluation/automated/metrics/visual_quality.py`): for every frame
-index in `iter_indices(0, N-1, sample_step)` (run_eval passes 4), the frame
-(BGR, already shrunk to 640 max-side) becomes an RGB PIL image, goes through
-open_clip's ViT-L-14/openai eval transform and `encode_image(x).float()`, is
-L2-normalised and fed to the MLP head
+Each frame (BGR uint8) becomes an RGB PIL image, goes through open_clip's
+ViT-L-14/openai eval transform and `encode_image(x).float()`, is L2-normalised and fed
+to the MLP head
 
     Linear(768, 1024) - Dropout(0.2) - Linear(1024, 128) - Dropout(0.2) -
     Linear(128, 64) - Dropout(0.1) - Linear(64, 16) - Linear(16, 1)
 
 in eval mode, loaded from `sac+logos+ava1-l14-linearMSE.pth` after
-`{k.replace("layers.", ""): v}` (the improved-aesthetic-predictor file keys its
-nn.Sequential as `layers.N.*`) with load_state_dict's default strict=True. The
-score is `round(float(np.mean(scores)), 4)`, 0.0 when no frame is sampled.
+`{k.replace("layers.", ""): v}` (the released file keys its nn.Sequential as
+`layers.N.*`) with load_state_dict's default strict=True. The score of a frame is the
+head's output (~0-10).
 
-The official code embeds one frame per call; here frames go `batch_size` at a
-time (equal up to float rounding). The backbone is transformers' CLIP, see
-metrics.clip.vision (activation) and metrics.clip.image_transform (preprocessing).
+Frames go `batch_size` at a time (equal to one call per frame up to float rounding).
+How a benchmark reduces a clip's frame scores (which frames, mean, rounding) is the
+benchmark's. The backbone is transformers' CLIP, see metrics.clip.vision (activation)
+and metrics.clip.image_transform (preprocessing).
 """
 
 import dataclasses
@@ -58,20 +57,6 @@ class AestheticModel:
     clip: vision.ClipVision
     head: nn.Module
 
-
-@dataclasses.dataclass(frozen=True)
-class AestheticResult:
-    """AestheticScore of one clip.
-
-    Attributes:
-        score: Mean of frame_scores rounded to 4 dp (0.0 when none).
-        indices: The sampled frame indices.
-        frame_scores: The head's output for each sampled frame.
-    """
-
-    score: float
-    indices: List[int]
-    frame_scores: List[float]
 
 
 def build_head(input_dim: int = HEAD_INPUT_DIM) -> nn.Sequential:
@@ -147,27 +132,16 @@ def frame_scores(frames_bgr: Sequence[np.ndarray], model: AestheticModel, device
     return [float(s) for s in scores[:, 0].cpu()]
 
 
-def aesthetic_details(frames_bgr: Sequence[np.ndarray], sample_step: int,
-                      model: AestheticModel, device,
-                      batch_size: int = vision.DEFAULT_BATCH_SIZE) -> AestheticResult:
-    """AestheticScore with the sampled indices and per-frame scores.
+def strided_frame_scores(frames_bgr: Sequence[np.ndarray], sample_step: int,
+                         model: AestheticModel, device,
+                         batch_size: int = vision.DEFAULT_BATCH_SIZE) -> sampling.FrameScores:
+    """The scores of frames 0, step, 2*step, ... (iter_indices(0, N-1, step)).
 
-    Args:
-        frames_bgr: The clip, (N, H, W, 3) uint8 BGR (a sequence of frames is fine).
-        sample_step: Stride of iter_indices(0, N-1, step).
-        model: From load_aesthetic.
-        device: Where the head's inputs go (the model's device).
-        batch_size: Frames per CLIP call.
+    Raises:
+        ValueError: If sample_step is not a positive int.
     """
     indices = sampling.iter_indices(0, len(frames_bgr) - 1, sample_step, len(frames_bgr))
     if not indices:
-        return AestheticResult(0.0, [], [])
-    scores = frame_scores([frames_bgr[i] for i in indices], model, device, batch_size)
-    return AestheticResult(round(float(np.mean(scores)), 4), indices, scores)
-
-
-def aesthetic_score(frames_bgr: Sequence[np.ndarray], sample_step: int,
-                    model: AestheticModel, device,
-                    batch_size: int = vision.DEFAULT_BATCH_SIZE) -> float:
-    """The AestheticScore of a clip (~0-10, rounded to 4 dp); see aesthetic_details."""
-    return aesthetic_details(frames_bgr, sample_step, model, device, batch_size).score
+        return sampling.FrameScores([], [])
+    return sampling.FrameScores(
+        indices, frame_scores([frames_bgr[i] for i in indices], model, device, batch_size))

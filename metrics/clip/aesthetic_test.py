@@ -103,17 +103,14 @@ def test_head_file_must_be_a_state_dict(tmp_path):
         aesthetic.load_head(tmp_path / "list.pth", "cpu")
 
 
-def test_score_is_the_rounded_mean_over_sampled_frames(checkpoints, loaded):
+def test_strided_scores_match_the_reference(checkpoints, loaded):
     tower, state, _ = checkpoints
     clip = _clip(11)
-    result = aesthetic.aesthetic_details(clip, 4, loaded, "cpu")
-    assert result.indices == [0, 4, 8]
+    sampled = aesthetic.strided_frame_scores(clip, 4, loaded, "cpu")
+    assert sampled.indices == [0, 4, 8]
     expected = _expected_frame_scores(tower, state, clip[[0, 4, 8]])
-    np.testing.assert_allclose(result.frame_scores, expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(sampled.scores, expected, rtol=1e-5, atol=1e-5)
     assert len(set(np.round(expected, 4))) == 3  # The frames really differ.
-    assert result.score == round(float(np.mean(result.frame_scores)), 4)
-    assert abs(result.score - float(np.mean(expected))) < 1e-4
-    assert aesthetic.aesthetic_score(clip, 4, loaded, "cpu") == result.score
 
 
 @pytest.mark.parametrize("num_frames,step,indices", [
@@ -121,26 +118,26 @@ def test_score_is_the_rounded_mean_over_sampled_frames(checkpoints, loaded):
 ])
 def test_sampled_indices(loaded, num_frames, step, indices):
     clip = _clip(num_frames, 40, 40)
-    result = aesthetic.aesthetic_details(clip, step, loaded, "cpu", batch_size=4)
-    assert result.indices == indices == list(range(0, num_frames, step))
-    assert len(result.frame_scores) == len(indices)
+    sampled = aesthetic.strided_frame_scores(clip, step, loaded, "cpu", batch_size=4)
+    assert sampled.indices == indices == list(range(0, num_frames, step))
+    assert len(sampled.scores) == len(indices)
 
 
 def test_batching_equals_per_frame(loaded):
     clip = _clip(7, seed=20)
-    batched = aesthetic.aesthetic_details(clip, 1, loaded, "cpu", batch_size=3)
-    single = aesthetic.aesthetic_details(clip, 1, loaded, "cpu", batch_size=1)
-    np.testing.assert_allclose(batched.frame_scores, single.frame_scores, rtol=1e-5, atol=1e-6)
+    batched = aesthetic.frame_scores(list(clip), loaded, "cpu", batch_size=3)
+    single = aesthetic.frame_scores(list(clip), loaded, "cpu", batch_size=1)
+    np.testing.assert_allclose(batched, single, rtol=1e-5, atol=1e-6)
 
 
-def test_empty_clip_scores_zero(loaded):
-    result = aesthetic.aesthetic_details(np.zeros((0, 8, 8, 3), np.uint8), 4, loaded, "cpu")
-    assert (result.score, result.indices, result.frame_scores) == (0.0, [], [])
+def test_empty_clip_has_no_scores(loaded):
+    sampled = aesthetic.strided_frame_scores(np.zeros((0, 8, 8, 3), np.uint8), 4, loaded, "cpu")
+    assert (sampled.indices, sampled.scores) == ([], [])
 
 
 def test_step_must_be_positive(loaded):
     with pytest.raises(ValueError, match="step must be positive"):
-        aesthetic.aesthetic_score(_clip(3), 0, loaded, "cpu")
+        aesthetic.strided_frame_scores(_clip(3), 0, loaded, "cpu")
 
 
 def test_tower_must_project_to_768(tmp_path, checkpoints):

@@ -1,4 +1,4 @@
-"""CLIP-IQA+ as pyiqa's `create_metric("clipiqa+")`, and its strided clip mean (ImageQuality).
+"""CLIP-IQA+ as pyiqa's `create_metric("clipiqa+")`, per frame.
 
 pyiqa (`pyiqa/archs/clipiqa_arch.py` CLIPIQA(model_type="clipiqa+", backbone="RN50",
 pos_embedding=False), read at pyiqa 0.1.16 and at the older revision that hard-coded
@@ -27,11 +27,8 @@ is needed at run time. (transformers' CLIPTokenizer for openai/clip-vit-* gives 
 BPE ids but pads with EOT instead of 0: harmless under the causal mask, yet not the
 official tensor; the constants avoid both the difference and a download.)
 
-The official clip mean (`visual_quality.py` image_quality_score): for frames iter_indices(0, N-1,
-sample_step) of the 640-max-side clip, `ToTensor()(PIL RGB)` (uint8 / 255, float32),
-one frame per call, `float(metric(t).item())` clipped to [0, 1]; the mean over frames,
-rounded to 4 dp (0.0 when no frame). Frames go `batch_size` at a time here (equal up to
-float rounding).
+Frames go `batch_size` at a time (equal to one call per frame up to float rounding);
+how a benchmark reduces a clip's frame scores is the benchmark's.
 """
 
 import dataclasses
@@ -218,46 +215,16 @@ def frame_scores(frames_bgr: Sequence[np.ndarray], model: ClipIqaModel,
     return scores
 
 
-@dataclasses.dataclass(frozen=True)
-class ImageQualityResult:
-    """ImageQuality of one clip.
+def strided_frame_scores(frames_bgr: Sequence[np.ndarray], sample_step: int,
+                         model: ClipIqaModel,
+                         batch_size: int = DEFAULT_BATCH_SIZE) -> sampling.FrameScores:
+    """The outputs (not clipped) for frames 0, step, 2*step, ... (iter_indices(0, N-1, step)).
 
-    Attributes:
-        score: Mean of the clipped frame scores, rounded to 4 dp (0.0 when none).
-        indices: The sampled frame indices.
-        frame_scores: pyiqa's output per sampled frame, before clipping to [0, 1].
-    """
-
-    score: float
-    indices: List[int]
-    frame_scores: List[float]
-
-
-def image_quality_details(frames_bgr: Sequence[np.ndarray], sample_step: int,
-                          model: ClipIqaModel,
-                          batch_size: int = DEFAULT_BATCH_SIZE) -> ImageQualityResult:
-    """ImageQuality (strided CLIP-IQA+ mean) with the sampled indices and per-frame outputs.
-
-    Args:
-        frames_bgr: The clip, (N, H, W, 3) uint8 BGR, already shrunk to 640 max-side.
-        sample_step: Stride of iter_indices(0, N-1, step) (run_eval passes 4).
-        model: From load_clipiqa.
-        batch_size: Frames per model call.
+    Raises:
+        ValueError: If sample_step is not a positive int.
     """
     indices = sampling.iter_indices(0, len(frames_bgr) - 1, sample_step, len(frames_bgr))
     if not indices:
-        return ImageQualityResult(0.0, [], [])
-    raw = frame_scores([frames_bgr[i] for i in indices], model, batch_size)
-    clipped = [float(np.clip(value, 0.0, 1.0)) for value in raw]
-    return ImageQualityResult(round(float(np.mean(clipped)), 4), indices, raw)
-
-
-def image_quality_score(frames_bgr: Sequence[np.ndarray], sample_step: int, model: ClipIqaModel,
-                        batch_size: int = DEFAULT_BATCH_SIZE) -> float:
-    """ImageQuality (strided CLIP-IQA+ mean, 0-1, 4 dp) of a clip; see image_quality_details."""
-    return image_quality_details(frames_bgr, sample_step, model, batch_size).score
-
-
-def image_quality_pct(score: float) -> float:
-    """run_eval's ImageQuality_pct: clip(score * 100, 0, 100) rounded to 1 dp."""
-    return float(np.round(np.clip(score * 100.0, 0.0, 100.0), 1))
+        return sampling.FrameScores([], [])
+    return sampling.FrameScores(
+        indices, frame_scores([frames_bgr[i] for i in indices], model, batch_size))

@@ -1,9 +1,9 @@
-"""Prints ImageQuality, the strided clip mean of pyiqa's CLIP-IQA+ (CLIP RN50), of one clip.
+"""Prints pyiqa's CLIP-IQA+ (CLIP RN50) score of every --sample_step-th frame of one clip.
 
 The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to --max_side
-(640, INTER_AREA, never upscaled); frames 0, step,
-2*step, ... are scored at that size, each score clipped to [0, 1], and averaged (see
-metrics.clip.clipiqa). ImageQuality_pct is the 0-100 half of VisualQuality.
+(640, INTER_AREA, never upscaled); frames 0, step, 2*step, ... are scored at that size
+(see metrics.clip.clipiqa) and their plain mean is printed too (a benchmark may clip,
+round or reduce them otherwise).
 
 Weights: OpenAI's RN50.pt (--clip_checkpoint; sha256-pinned) and pyiqa's
 CLIP-IQA+_learned_prompts-603f3273.pth (--prompts_checkpoint; not pinned, its digest is
@@ -23,6 +23,7 @@ import dataclasses
 import sys
 from typing import Optional, Sequence
 
+import numpy as np
 from absl import app
 from absl import flags
 
@@ -37,7 +38,7 @@ BACKEND = "clipiqa+ (pyiqa): OpenAI CLIP RN50, learned prompts, no positional em
 
 _FRAMES = flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file.")
 _SAMPLE_STEP = flags.DEFINE_integer(
-    "sample_step", 4, "Frame stride (the official runner passes 4).", lower_bound=1)
+    "sample_step", 4, "Frame stride.", lower_bound=1)
 _MAX_SIDE = flags.DEFINE_integer(
     "max_side", 640, "Frames whose longer side exceeds this are shrunk (INTER_AREA) first.",
     lower_bound=1)
@@ -98,17 +99,16 @@ def _load():
 def _evaluate() -> dict:
     clip = frames_lib.load_frames(cli_support.user_path(_FRAMES.value), max_side=_MAX_SIDE.value)
     model, device, checkpoints = _load()
-    result = clipiqa.image_quality_details(clip, _SAMPLE_STEP.value, model, _BATCH_SIZE.value)
+    sampled = clipiqa.strided_frame_scores(clip, _SAMPLE_STEP.value, model, _BATCH_SIZE.value)
     num_frames, height, width = clip.shape[:3]
     return {
-        "ImageQuality": result.score,
-        "ImageQuality_pct": clipiqa.image_quality_pct(result.score),
+        "mean_score": float(np.mean(sampled.scores)) if sampled.scores else None,
         "frames": _FRAMES.value,
         "num_frames": int(num_frames),
         "frame_size": [int(width), int(height)],
         "sample_step": _SAMPLE_STEP.value,
-        "indices": result.indices,
-        "frame_scores": result.frame_scores,
+        "indices": sampled.indices,
+        "frame_scores": sampled.scores,
         "backend": BACKEND,
         "device": str(device),
         "checkpoints": checkpoints,
@@ -126,8 +126,8 @@ def format_text(record: dict) -> str:
     for name, checkpoint in record["checkpoints"].items():
         lines.append(f"{name + ' checkpoint:':<19}{model_cli.checkpoint_text(checkpoint)} "
                      f"{checkpoint['verification']}")
-    lines += [f"ImageQuality:      {record['ImageQuality']!r}",
-              f"ImageQuality_pct:  {record['ImageQuality_pct']!r}"]
+    lines += [f"frame scores:      {record['frame_scores']}",
+              f"mean score:        {record['mean_score']!r}"]
     return "\n".join(lines)
 
 

@@ -42,8 +42,7 @@ def clip_folder(tmp_path_factory):
 def _expected(checkpoints, frames, step=4):
     root, rn50 = checkpoints
     prompts = root / clipiqa.CLIPIQA_PLUS_PROMPTS.name / clipiqa.CLIPIQA_PLUS_PROMPTS.filename
-    return clipiqa.image_quality_details(frames, step,
-                                         clipiqa.load_clipiqa(rn50, prompts, "cpu"))
+    return clipiqa.strided_frame_scores(frames, step, clipiqa.load_clipiqa(rn50, prompts, "cpu"))
 
 
 def test_json_matches_library(tmp_path, checkpoints, clip_folder):
@@ -53,9 +52,9 @@ def test_json_matches_library(tmp_path, checkpoints, clip_folder):
                        "--allow_unverified_checkpoints", "--offline")
     expected = _expected(checkpoints, frames)
     assert record["indices"] == expected.indices == [0, 4, 8]
-    np.testing.assert_allclose(record["frame_scores"], expected.frame_scores, atol=1e-6)
-    assert record["ImageQuality"] == expected.score
-    assert record["ImageQuality_pct"] == round(min(max(expected.score * 100, 0), 100), 1)
+    np.testing.assert_allclose(record["frame_scores"], expected.scores, atol=1e-6)
+    assert record["mean_score"] == pytest.approx(float(np.mean(expected.scores)), abs=1e-6)
+    assert "ImageQuality" not in record and "ImageQuality_pct" not in record  # a benchmark's
     assert (record["num_frames"], record["frame_size"], record["sample_step"]) == (10, [96, 72], 4)
     assert record["device"] == "cpu" and record["backend"].startswith("clipiqa+ (pyiqa)")
     clip_ckpt, prompts_ckpt = record["checkpoints"]["clip"], record["checkpoints"]["prompts"]
@@ -82,8 +81,9 @@ def test_text_output_step_batch_and_max_side(tmp_path, checkpoints, clip_folder)
     assert lines[4].startswith("prompts checkpoint:") and lines[4].endswith("not_pinned")
     shrunk = np.stack([cv2.resize(f, (48, 36), interpolation=cv2.INTER_AREA) for f in frames])
     expected = _expected(checkpoints, shrunk, step=3)
-    assert lines[5] == f"ImageQuality:      {expected.score!r}"
-    assert lines[6] == f"ImageQuality_pct:  {clipiqa.image_quality_pct(expected.score)!r}"
+    assert lines[5].startswith("frame scores:      [")
+    assert lines[6].startswith("mean score:        ")
+    assert float(lines[6].split()[-1]) == pytest.approx(float(np.mean(expected.scores)), abs=1e-6)
 
 
 def test_the_pin_refuses_other_weights(tmp_path, checkpoints, clip_folder):

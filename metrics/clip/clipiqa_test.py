@@ -1,4 +1,4 @@
-"""Tests for metrics.clip.clipiqa: CLIP-IQA+ and its strided clip mean (ImageQuality).
+"""Tests for metrics.clip.clipiqa: CLIP-IQA+ per frame.
 
 A tiny random CLIP ResNet is saved as OpenAI's RN50.pt (TorchScript, float16 weights)
 and a random learned context as pyiqa's prompts file, found through
@@ -11,7 +11,6 @@ import dataclasses
 
 import cv2
 import numpy as np
-import pandas as pd
 import pytest
 import torch
 from PIL import Image
@@ -150,29 +149,20 @@ def test_frames_must_be_uint8_of_one_size():
         clipiqa.frames_to_pixels([np.zeros((8, 8, 3), np.float32)])
 
 
-def test_image_quality_matches_the_reference(checkpoints, loaded):
+def test_strided_scores_match_the_reference(checkpoints, loaded):
     _, state, ctx = checkpoints
     clip = _clip(11)
-    result = clipiqa.image_quality_details(clip, 4, loaded)
-    assert result.indices == [0, 4, 8]
+    sampled = clipiqa.strided_frame_scores(clip, 4, loaded)
+    assert sampled.indices == [0, 4, 8]
     expected = _reference_scores(state, ctx, clip[[0, 4, 8]])
-    np.testing.assert_allclose(result.frame_scores, expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(sampled.scores, expected, rtol=1e-5, atol=1e-5)
     assert len(set(np.round(expected, 3))) == 3  # the frames really differ
-    assert result.score == round(float(np.mean(np.clip(result.frame_scores, 0, 1))), 4)
-    assert abs(result.score - float(np.mean(expected))) < 1e-4
-    assert clipiqa.image_quality_score(clip, 4, loaded) == result.score
-
-
-def test_each_frame_is_clipped_before_the_mean(loaded, monkeypatch):
-    monkeypatch.setattr(clipiqa, "frame_scores", lambda frames, model, batch_size: [1.2, -0.1, 0.5])
-    result = clipiqa.image_quality_details(_clip(9, 16, 16), 4, loaded)
-    assert (result.score, result.frame_scores) == (0.5, [1.2, -0.1, 0.5])
 
 
 @pytest.mark.parametrize("num_frames,step,indices", [(1, 4, [0]), (5, 4, [0, 4]), (9, 10, [0])])
 def test_sampled_indices(loaded, num_frames, step, indices):
-    result = clipiqa.image_quality_details(_clip(num_frames, 32, 32), step, loaded)
-    assert result.indices == indices and len(result.frame_scores) == len(indices)
+    sampled = clipiqa.strided_frame_scores(_clip(num_frames, 32, 32), step, loaded)
+    assert sampled.indices == indices and len(sampled.scores) == len(indices)
 
 
 def test_batching_equals_per_frame_and_empty_clip(loaded):
@@ -180,8 +170,8 @@ def test_batching_equals_per_frame_and_empty_clip(loaded):
     batched = clipiqa.frame_scores(list(clip), loaded, batch_size=3)
     single = clipiqa.frame_scores(list(clip), loaded, batch_size=1)
     np.testing.assert_allclose(batched, single, rtol=1e-5, atol=1e-6)
-    empty = clipiqa.image_quality_details(np.zeros((0, 8, 8, 3), np.uint8), 4, loaded)
-    assert (empty.score, empty.indices, empty.frame_scores) == (0.0, [], [])
+    empty = clipiqa.strided_frame_scores(np.zeros((0, 8, 8, 3), np.uint8), 4, loaded)
+    assert (empty.indices, empty.scores) == ([], [])
 
 
 def test_learned_context_is_checked(tmp_path, checkpoints):
@@ -199,12 +189,6 @@ def test_learned_context_is_checked(tmp_path, checkpoints):
     torch.save(torch.zeros(16, 512), tmp_path / "wide.pth")
     with pytest.raises(ValueError, match="512-d, the CLIP text tower is 64-d"):
         clipiqa.load_clipiqa(rn50, tmp_path / "wide.pth", "cpu")
-
-
-def test_pct_is_run_evals():
-    values = [0.12345, 0.55, 1.2, -0.1, 0.98765, 0.0]
-    expected = (pd.Series(values) * 100).clip(0, 100).round(1).tolist()
-    assert [clipiqa.image_quality_pct(v) for v in values] == expected
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to
 --max_side (640, INTER_AREA, never upscaled); then 3 frames of the span V = (0, h)
 and 3 of R = (r, N-1) go through Depth Anything V2 Small and consecutive depth maps
 are compared (see metrics.depth.depth_consistency): the mean over the two spans of
-each span's mean pair cosine, and the minimum pair cosine. Without --h_start/--r_start
+each span's mean pair cosine, and the minimum pair cosine (unrounded; a span of one
+frame has no pair and is left out). Without --h_start/--r_start
 the keyframes default to h = N//3 and r = 2N//3, which the output says: pass the
 clip's real keyframes (the benchmark maps them) for a benchmark's number.
 
@@ -70,7 +71,7 @@ def format_text(record):
         f"checkpoint:         {model_cli.checkpoint_text(record['checkpoint'])}",
     ]
     for phase in record["phases"]:
-        note = "" if phase["indices"] else " (a single frame: (0.0, 0.0), still combined)"
+        note = "" if phase["indices"] else " (a single frame: no pair, not combined)"
         lines.append(f"phase {phase['name']}:            ({phase['start']}, {phase['end']}) "
                      f"sampled {phase['indices']} -> mean {phase['mean']!r}, "
                      f"min {phase['min']!r}{note}")

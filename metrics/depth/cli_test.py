@@ -66,8 +66,9 @@ def test_explicit_checkpoint_defaults_and_text(tmp_path, checkpoint_dir, clip_fo
                 "--device=cpu", "--r_start=12")
     assert done.returncode == 0, done.stderr
     assert "DEFAULTED to N//3, 2N//3 where not given" in done.stdout
-    assert "sampled [] -> mean 0.0, min 0.0 (a single frame" in done.stdout
-    assert "DepthConsistencyMin:  0.0" in done.stdout.splitlines()
+    assert "sampled [] -> mean None, min None (a single frame: no pair" in done.stdout
+    # The pairless span is left out: the combination is the V span's alone.
+    assert "DepthConsistencyMin:  None" not in done.stdout.splitlines()
 
 
 def test_missing_checkpoint_offline_exits_2_with_fetch_command(tmp_path, clip_folder):

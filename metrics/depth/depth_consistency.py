@@ -1,23 +1,24 @@
 """Depth consistency of frame spans: Depth Anything V2 depth-map cosines of sampled frames.
 
-Arithmetic (transcribed from the official `geometry_3d_consistency(gen, n_sample=3, start,
-end)` of `automated/metrics/geometry.py`, quirks kept), for each span (start, end):
+Arithmetic (the 3D geometry consistency of a released video benchmark's `geometry.py`,
+quirks kept), for each span (start, end):
 
 - start = max(0, min(start, N-1)), end = max(start, min(end, N-1)),
-  n_range = end - start + 1; n_range <= 1 scores (0.0, 0.0) without running the model;
-  otherwise the frames start + int(i * (n_range-1) / 2) for i = 0, 1, 2.
+  n_range = end - start + 1; n_range <= 1 samples nothing (no pair, the model does not
+  run); otherwise the frames start + int(i * (n_range-1) / 2) for i = 0, 1, 2.
 - Per frame: d = predicted_depth.squeeze(); d = (d - min) / (max - min + 1e-8);
-  flatten; L2-normalise (float32 torch, as the official code).
-- The 2 consecutive pairs: cosine_similarity clipped to [0, 1]; the span scores
-  (round(mean, 4), round(min, 4)).
+  flatten; L2-normalise (float32 torch).
+- The 2 consecutive pairs: cosine_similarity clipped to [0, 1]; the span's mean and min
+  of those (unrounded; None without a pair).
 
-Several spans combine as round(mean of the span means, 4) and round(min of the span mins,
-4). The official code runs the model twice per pair (4 calls per span); here each
-distinct frame of all spans goes through one batched call.
+Several spans combine as the mean of the span means and the min of the span mins, over
+the spans that have a pair. How a benchmark rounds, or scores a span without a pair, is
+the benchmark's (it has every pair cosine). Each distinct frame of all spans goes through
+one batched model call.
 """
 
 import dataclasses
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 import torch
@@ -39,7 +40,7 @@ class SpanDepthConsistency:
         start / end: The (clamped) inclusive range.
         indices: Sampled frames; empty when n_range <= 1.
         pair_similarities: Clipped cosines of consecutive sampled frames.
-        mean / min: The call's values (rounded to 4 dp), (0.0, 0.0) when nothing ran.
+        mean / min: Of pair_similarities; None without a pair.
     """
 
     name: str
@@ -47,16 +48,17 @@ class SpanDepthConsistency:
     end: int
     indices: Tuple[int, ...]
     pair_similarities: Tuple[float, ...]
-    mean: float
-    min: float
+    mean: Optional[float]
+    min: Optional[float]
 
 
 @dataclasses.dataclass(frozen=True)
 class DepthConsistencyResult:
-    """The combined (mean, min) of several spans of one clip, and each span's values."""
+    """The combined (mean, min) of several spans of one clip (None when no span has a
+    pair), and each span's values."""
 
-    mean: float
-    min: float
+    mean: Optional[float]
+    min: Optional[float]
     spans: Tuple[SpanDepthConsistency, ...]
 
 
@@ -87,33 +89,10 @@ def pair_similarities(depths: Sequence) -> List[float]:
             for a, b in zip(vectors[:-1], vectors[1:])]
 
 
-def _summary(sims: Sequence[float]) -> Tuple[float, float]:
+def _summary(sims: Sequence[float]) -> Tuple[Optional[float], Optional[float]]:
     if not sims:
-        return 0.0, 0.0
-    return round(float(np.mean(sims)), 4), round(float(np.min(sims)), 4)
-
-
-def span_from_depths(depths: Sequence) -> Tuple[float, float]:
-    """One span's (round(mean, 4), round(min, 4)); (0.0, 0.0) with fewer than 2 maps."""
-    return _summary(pair_similarities(depths) if len(depths) >= 2 else [])
-
-
-def combine_spans(*span_values: Tuple[float, float]) -> Tuple[float, float]:
-    """(round(mean of the means, 4), round(min of the mins, 4)) of the spans' (mean, min).
-
-    Raises:
-        ValueError: With no span.
-    """
-    if not span_values:
-        raise ValueError("expected at least one span")
-    means = [mean for mean, _ in span_values]
-    return (round(sum(means) / len(means), 4), round(min(m for _, m in span_values), 4))
-
-
-def consistency_from_depths(*span_depths: Sequence) -> Tuple[float, float]:
-    """The combined (mean, min) from each span's sampled depth maps, in order (3 per span,
-    or none when n_range <= 1)."""
-    return combine_spans(*(span_from_depths(depths) for depths in span_depths))
+        return None, None
+    return float(np.mean(sims)), float(np.min(sims))
 
 
 def depth_consistency_details(frames: Sequence[np.ndarray],
@@ -141,5 +120,8 @@ def depth_consistency_details(frames: Sequence[np.ndarray],
         mean, minimum = _summary(sims)
         scored.append(SpanDepthConsistency(name, start, end, tuple(indices), tuple(sims), mean,
                                            minimum))
-    mean, minimum = combine_spans(*[(span.mean, span.min) for span in scored])
-    return DepthConsistencyResult(mean, minimum, tuple(scored))
+    paired = [span for span in scored if span.pair_similarities]
+    if not paired:
+        return DepthConsistencyResult(None, None, tuple(scored))
+    return DepthConsistencyResult(sum(span.mean for span in paired) / len(paired),
+                                  min(span.min for span in paired), tuple(scored))

@@ -1,7 +1,7 @@
 """DINOv2 patch-token identity of sampled frames against an anchor frame.
 
-Arithmetic (transcribed from the official `object_centric_identity_consistency(gen,
-n_sample=9, start, end)` of `automated/metrics/geometry.py`, quirks kept):
+Arithmetic (the object-centric identity consistency of a released video benchmark's
+`geometry.py`, quirks kept):
 
 - start = max(0, min(start, N-1)), end = max(start, min(end, N-1)), n_range = end-start+1;
   sampled indices start + int(i * (n_range-1) / (n_sample-1)) for i = 0..n_sample-1, or
@@ -9,8 +9,8 @@ n_sample=9, start, end)` of `automated/metrics/geometry.py`, quirks kept):
 - p0 = the L2-normalised patch tokens of the anchor frame (frame 0 by default); for each
   sampled frame k: s = clamp(sum(p0 * pk, -1), 0, 1) per patch, the top
   max(1, int(P * 0.4)) values (102 of 256), mean_k = their mean, min_k = their min.
-- mean = round(mean over k of mean_k, 4); min = round(min over k of min_k, 4)
-  (Python round of numpy float64 values).
+- mean = mean over k of mean_k; min = min over k of min_k (Python floats, unrounded:
+  a benchmark rounds as its own code does).
 
 The official code runs one model call per frame; here the anchor and the sampled
 frames (each distinct index once) go through one batched call.
@@ -35,8 +35,8 @@ class IdentityResult:
     """Patch identity of the sampled frames of one clip against its anchor frame.
 
     Attributes:
-        mean: Mean over the sampled frames of mean_k (rounded to 4 dp).
-        min: Min over the sampled frames of min_k (rounded to 4 dp).
+        mean: Mean over the sampled frames of mean_k.
+        min: Min over the sampled frames of min_k.
         indices: The sampled frame indices, in order.
         frame_means: mean_k of each sampled frame (unrounded).
         frame_mins: min_k of each sampled frame (unrounded).
@@ -106,10 +106,10 @@ def identity_from_tokens(anchor_tokens, frame_tokens) -> Tuple[float, float]:
         frame_tokens: (K, P, D) unit-length patch tokens of the sampled frames.
 
     Returns:
-        (round(mean of mean_k, 4), round(min of min_k, 4)).
+        (mean of mean_k, min of min_k).
     """
     means, mins = per_frame_identity(anchor_tokens, frame_tokens)
-    return round(float(np.mean(means)), 4), round(float(np.min(mins)), 4)
+    return float(np.mean(means)), float(np.min(mins))
 
 
 def identity_details(frames: Sequence[np.ndarray], start: int, end: int, model, device,
@@ -130,5 +130,5 @@ def identity_details(frames: Sequence[np.ndarray], start: int, end: int, model, 
     row = {index: position for position, index in enumerate(distinct)}
     frame_tokens = tokens[[row[i] for i in indices]]
     means, mins = per_frame_identity(tokens[row[anchor_index]], frame_tokens)
-    return IdentityResult(round(float(np.mean(means)), 4), round(float(np.min(mins)), 4),
-                          tuple(indices), tuple(means), tuple(mins))
+    return IdentityResult(float(np.mean(means)), float(np.min(mins)), tuple(indices),
+                          tuple(means), tuple(mins))

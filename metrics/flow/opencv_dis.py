@@ -1,4 +1,4 @@
-"""OpenCV DIS optical flow: a weight-free, NOT official MotionSmoothness backend.
+"""OpenCV DIS optical flow: a weight-free, NOT official flow backend for the warp-error smoothness.
 
 The official warp-error smoothness uses RAFT-large (metrics.flow.raft). This backend
 needs no checkpoint and runs fast on a CPU, which makes it useful for
@@ -58,7 +58,7 @@ def dis_flow(frame_a: np.ndarray, frame_b: np.ndarray) -> np.ndarray:
 
 
 class DisFlow:
-    """A MotionSmoothness flow function backed by OpenCV DIS (NOT official).
+    """A warp-error smoothness flow function backed by OpenCV DIS (NOT official).
 
     Calling it with a list of (frame_a, frame_b) BGR uint8 pairs returns a
     (P, 2, H, W) float32 numpy array, one `dis_flow` per pair.

@@ -1,4 +1,4 @@
-"""RAFT-large optical flow, the official MotionSmoothness backend (spec §4.1).
+"""RAFT-large optical flow, the flow of the official warp-error smoothness.
 
 The official code builds `torchvision.models.optical_flow.raft_large` with torchvision's
 DEFAULT weights (C_T_SKHT_V2) and runs it with its default number of flow
@@ -93,7 +93,7 @@ def raft_flow_batch(model: torch.nn.Module, images1: torch.Tensor,
 
 
 class RaftFlow:
-    """A MotionSmoothness flow function backed by RAFT (the official backend).
+    """A warp-error smoothness flow function backed by RAFT (the official backend).
 
     Calling it with a list of (frame_a, frame_b) BGR uint8 pairs returns their
     flows as a (P, 2, H, W) float32 tensor on the model's device, computed in

@@ -1,10 +1,10 @@
-"""Prints the ImageReward score (ImageRewardScore) of one clip for one prompt.
+"""Prints ImageReward-v1.0's reward of evenly spaced frames of one clip for one prompt.
 
 The clip (a folder of numbered PNG/JPEG frames, or a video) is shrunk to
---max_side (640, INTER_AREA, never upscaled); frames
-int(i * (N - 1) / 4), i = 0..4, are scored by ImageReward-v1.0 against --prompt,
-each reward goes through a sigmoid and the mean is rounded to 4 dp (see
-metrics.imagereward.scoring). An empty --prompt gives None, as upstream.
+--max_side (640, INTER_AREA, never upscaled); --num_samples frames
+int(i * (N - 1) / (num_samples - 1)) (repeats kept) are scored against --prompt (see
+metrics.imagereward.scoring); the rewards and their plain mean are printed (a benchmark
+may squash, round or reduce them otherwise).
 
 Weights: THUDM/ImageReward's ImageReward.pt (--checkpoint: the file or its folder)
 and med_config.json (--med_config; else beside ImageReward.pt), bert-base-uncased's
@@ -19,8 +19,9 @@ Exit codes: 0 done; 2 bad input or configuration (unreadable clip, bad flag,
 weights missing or unusable: the message says how to fetch them); 1 internal error.
 """
 
-from typing import Optional, Sequence
+from typing import List, Optional, Sequence
 
+import numpy as np
 from absl import app
 from absl import flags
 
@@ -33,8 +34,9 @@ from metrics.video import frames as frames_lib
 
 _FRAMES = flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file.")
 _PROMPT = flags.DEFINE_string(
-    "prompt", None, "The clip's text prompt (the generation prompt). Empty: no "
-    "score, as upstream.")
+    "prompt", None, "The clip's text prompt (the generation prompt); not blank.")
+_NUM_SAMPLES = flags.DEFINE_integer("num_samples", 5, "Frames scored, evenly spaced.",
+                                    lower_bound=2)
 _MAX_SIDE = flags.DEFINE_integer(
     "max_side", 640, "Frames whose longer side exceeds this are shrunk (INTER_AREA) first.",
     lower_bound=1)
@@ -75,25 +77,27 @@ def _load(found, device) -> reward_model.ImageReward:
             f"with: {hint}") from e
 
 
+def _sampled_indices(num_frames: int) -> List[int]:
+    count = _NUM_SAMPLES.value
+    return [int(i * (num_frames - 1) / (count - 1)) for i in range(count)]
+
+
 def _evaluate() -> dict:
+    prompt = _PROMPT.value or ""
+    if not prompt.strip():
+        raise model_cli.ConfigError("--prompt is blank: ImageReward scores an image against "
+                                    "a text prompt")
     clip = frames_lib.load_frames(cli_support.user_path(_FRAMES.value), max_side=_MAX_SIDE.value)
     device = model_cli.device(_MODEL.device.value)
-    prompt = _PROMPT.value or ""
     num_frames, height, width = clip.shape[:3]
-    record = {"ImageRewardScore": None, "prompt": prompt,
-              "frames": _FRAMES.value, "num_frames": int(num_frames),
-              "frame_size": [int(width), int(height)], "device": str(device),
-              "backend": "image-reward-v1.0", "checkpoints": {}}
-    if not scoring.has_prompt(prompt):
-        record["indices"] = scoring.frame_indices(int(num_frames))
-        return record
+    indices = _sampled_indices(int(num_frames))
     found = _resolve_all()
-    result = scoring.image_reward_details(clip, prompt, _load(found, device))
-    record.update({
-        "ImageRewardScore": result.score,
-        "indices": result.indices, "raw_rewards": result.raw, "sigmoid": result.sigmoid,
-        "checkpoints": {name: rec for name, (_, rec) in found.items()}})
-    return record
+    rewards = scoring.raw_rewards(_load(found, device), prompt, [clip[i] for i in indices])
+    return {"mean_reward": float(np.mean(rewards)), "rewards": rewards, "indices": indices,
+            "prompt": prompt, "frames": _FRAMES.value, "num_frames": int(num_frames),
+            "frame_size": [int(width), int(height)], "device": str(device),
+            "backend": "image-reward-v1.0",
+            "checkpoints": {name: rec for name, (_, rec) in found.items()}}
 
 
 def format_text(record: dict) -> str:
@@ -102,16 +106,12 @@ def format_text(record: dict) -> str:
     lines = [f"frames:               {record['frames']} ({record['num_frames']} frames, "
              f"{width}x{height})",
              f"prompt:               {record['prompt']!r}",
-             f"sampled:              {record['indices']}"]
-    if record["ImageRewardScore"] is None:
-        lines.append("ImageRewardScore:     None (empty prompt: no score, as the official code)")
-        return "\n".join(lines)
-    lines.append(f"backend:              {record['backend']} on {record['device']}")
+             f"sampled:              {record['indices']}",
+             f"backend:              {record['backend']} on {record['device']}"]
     for name, checkpoint in record["checkpoints"].items():
         lines.append(f"{name + ':':<22}{model_cli.checkpoint_text(checkpoint)}")
-    lines += [f"raw rewards:          {record['raw_rewards']}",
-              f"sigmoid:              {record['sigmoid']}",
-              f"ImageRewardScore:     {record['ImageRewardScore']!r} (0-1)"]
+    lines += [f"rewards:              {record['rewards']}",
+              f"mean reward:          {record['mean_reward']!r}"]
     return "\n".join(lines)
 
 

@@ -41,11 +41,11 @@ def test_json_matches_library(tmp_path, checkpoint_dir, clip_folder):
     vocab = checkpoint_dir / "bert_base_uncased" / "vocab.txt"
     model = reward_model.load_image_reward(weights / "ImageReward.pt",
                                            weights / "med_config.json", vocab, "cpu")
-    expected = scoring.image_reward_details(frames, _PROMPT, model)
-    assert record["indices"] == [0, 2, 5, 7, 10] == expected.indices
-    np.testing.assert_allclose(record["raw_rewards"], expected.raw, atol=1e-6)
-    assert record["ImageRewardScore"] == expected.score
-    assert "ImageRewardScore_pct" not in record  # a benchmark's percent rule, not ours
+    assert record["indices"] == [0, 2, 5, 7, 10]
+    expected = scoring.raw_rewards(model, _PROMPT, [frames[i] for i in record["indices"]])
+    np.testing.assert_allclose(record["rewards"], expected, atol=1e-6)
+    assert record["mean_reward"] == pytest.approx(float(np.mean(expected)), abs=1e-6)
+    assert "ImageRewardScore" not in record  # a benchmark's sigmoid and rounding, not ours
     assert (record["num_frames"], record["frame_size"]) == (11, [100, 60])
     assert record["prompt"] == _PROMPT
     sources = {name: c["source"] for name, c in record["checkpoints"].items()}
@@ -66,14 +66,23 @@ def test_explicit_files_and_text_output(tmp_path, checkpoint_dir, clip_folder):
     assert done.returncode == 0, done.stderr
     assert f"weights:              {elsewhere / 'ImageReward.pt'}" in done.stdout
     assert f"med_config:           {elsewhere / 'med_config.json'}" in done.stdout
-    assert "ImageRewardScore:     " in done.stdout
+    assert "mean reward:          " in done.stdout
 
 
-def test_empty_prompt_prints_none_without_weights(tmp_path, clip_folder):
+def test_num_samples(tmp_path, checkpoint_dir, clip_folder):
     folder, _ = clip_folder
-    record = _BINARY.run_json(tmp_path, f"--frames={folder}", "--prompt=",
-                              f"--checkpoint_dir={tmp_path}", "--offline")
-    assert record["ImageRewardScore"] is None and record["checkpoints"] == {}
+    record = _BINARY.run_json(tmp_path, f"--frames={folder}", f"--prompt={_PROMPT}",
+                              f"--checkpoint_dir={checkpoint_dir}", "--offline",
+                              "--num_samples=3")
+    assert record["indices"] == [0, 5, 10] and len(record["rewards"]) == 3
+
+
+@pytest.mark.parametrize("prompt", ["", "   "])
+def test_blank_prompt_exits_2(tmp_path, clip_folder, prompt):
+    folder, _ = clip_folder
+    done = _BINARY.run(tmp_path, f"--frames={folder}", f"--prompt={prompt}",
+                       f"--checkpoint_dir={tmp_path}", "--offline")
+    assert done.returncode == 2 and "--prompt is blank" in done.stderr
 
 
 def test_missing_checkpoint_offline_exits_2_with_fetch_command(tmp_path, clip_folder):

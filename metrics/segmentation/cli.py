@@ -1,123 +1,93 @@
-"""Prints the SAM 3 object revisit score (ORS) of one clip.
+"""Prints SAM 3's detections for a text prompt on each frame of one clip.
 
 The clip (a folder of numbered PNG/JPEG frames, or a video) is read at its native
-resolution, as compute_ors.py reads it (metrics.segmentation.object_revisit); every
-frame from --r_start to the last is given to SAM-3 with the text --prompt at
-confidence threshold 0.0, and ORS = detection rate x mean confidence
-(metrics.segmentation.revisit). Without --r_start the R phase starts at 2N//3, which
-the output says: pass the clip's real keyframe (the official code maps the phase sheet's
-re-enter frame with map_keyframes) for the benchmark number. The official prompt is the
-`sees ...(subject)...` phrase of a synthetic clip's prompt, or a real clip's subject.
+resolution; each frame from --start to --end (inclusive; default: all) goes through
+SAM-3's image and text-prompt pass (metrics.segmentation.sam3) and the queries scoring
+above --threshold are kept. Per frame: each kept mask's score and its coverage (mask
+pixels / W*H). How a benchmark turns detections into a score is the benchmark's.
 
 The weights are the Hugging Face snapshot facebook/sam3 (--checkpoint, a folder;
 --checkpoint_dir/sam3; the hub cache; or a download unless --offline).
 
 Usage:
-  bazel run //metrics/segmentation:object_revisit_score -- --frames=clip.mp4 \\
-      --prompt="a red ball(subject) resting on the straw" --r_start=25
+  bazel run //metrics/segmentation:text_prompt_detections -- --frames=clip.mp4 \\
+      --prompt="a red ball" --start=25
 
 Exit codes: 0 done; 2 bad input or configuration (unreadable clip, bad flag, weights
 unavailable: the message says how to fetch them); 1 internal error.
 """
 
-import json
-import sys
 from typing import Optional, Sequence
 
+import cv2
 from absl import app
 from absl import flags
 
 from metrics import cli_support
 from metrics import model_cli
-from metrics.checkpoints import resolver
-from metrics.segmentation import object_revisit
 from metrics.segmentation import sam3
 from metrics.video import frames as frames_lib
 
 _FRAMES = flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file.")
-_PROMPT = flags.DEFINE_string("prompt", None, "What SAM-3 looks for, e.g. "
-                              "'another person(subject) crossing from the left to right'.")
-_R_START = flags.DEFINE_integer("r_start", None, "First frame of the R (revisit) phase. "
-                                "Default: 2N//3.", lower_bound=0)
+_PROMPT = flags.DEFINE_string("prompt", None, "What SAM-3 looks for (a noun phrase).")
+_START = flags.DEFINE_integer("start", 0, "First frame judged.", lower_bound=0)
+_END = flags.DEFINE_integer("end", None, "Last frame judged (inclusive). Default: the last.",
+                            lower_bound=0)
+_THRESHOLD = flags.DEFINE_float("threshold", 0.0, "Queries scoring above this are kept.")
 _CHECKPOINT = flags.DEFINE_string(
     "checkpoint", None, "The facebook/sam3 snapshot folder (config.json, tokenizer files, "
     "model.safetensors).")
-_CHECKPOINT_DIR = flags.DEFINE_string(
-    "checkpoint_dir", None, "Folder searched for checkpoints (<dir>/sam3/).")
-_OFFLINE = flags.DEFINE_boolean("offline", False, "Never download a checkpoint.")
-_DEVICE = flags.DEFINE_string("device", "auto", "auto, cpu, cuda or cuda:N.")
-_JSON = flags.DEFINE_boolean("json", False, "Print one JSON object instead of text.")
+_MODEL = model_cli.define_model_flags("Folder searched for checkpoints (<dir>/sam3/).")
 
 
-def _detector():
-    """(Sam3Detector, checkpoint record); ConfigError or CheckpointUnavailable."""
-    device = model_cli.device(_DEVICE.value)
-    spec = sam3.SAM3
-    found, checkpoint = model_cli.resolve(spec, _CHECKPOINT.value, _CHECKPOINT_DIR.value,
-                                          _OFFLINE.value)
-    try:
-        detector = sam3.load_sam3(found.path, device)
-    except FileNotFoundError as e:
-        raise resolver.CheckpointUnavailable(
-            f"{e}; fetch it with: {model_cli.fetch_hint(spec, _CHECKPOINT_DIR.value)}") from e
-    return detector, checkpoint
+def _frame_range(num_frames: int) -> range:
+    end = num_frames - 1 if _END.value is None else _END.value
+    if not _START.value <= end <= num_frames - 1:
+        raise model_cli.ConfigError(f"--start/--end: need 0 <= start <= end <= "
+                                    f"{num_frames - 1} (the clip's last frame), got "
+                                    f"start={_START.value}, end={end}")
+    return range(_START.value, end + 1)
 
 
-def _record(result, clip, r_start, defaulted, detector, checkpoint):
-    return {
-        "ors": result.ors, "detection_rate": result.detection_rate,
-        "mean_confidence": result.mean_confidence, "n_r_frames": result.n_r_frames,
-        "n_detected": result.n_detected, "r_start": r_start, "r_start_defaulted": defaulted,
-        "num_frames": clip.num_frames, "frames": _FRAMES.value, "prompt": _PROMPT.value,
-        "per_frame": [None if v is None else {"detected": v.detected,
-                                              "confidence": v.confidence}
-                      for v in result.frames],
-        "backend": sam3.BACKEND_NAME, "device": str(detector.device), "checkpoint": checkpoint,
-    }
+def _evaluate() -> dict:
+    if not _PROMPT.value or not _PROMPT.value.strip():
+        raise model_cli.ConfigError("--prompt is blank: SAM-3 looks for a text prompt")
+    clip = frames_lib.load_frames(cli_support.user_path(_FRAMES.value))
+    indices = _frame_range(len(clip))
+    detector, device, checkpoint = model_cli.load_model(sam3.SAM3, _CHECKPOINT.value, _MODEL,
+                                                        sam3.load_sam3)
+    prompt = sam3.encode_prompt(detector, _PROMPT.value)
+    per_frame = []
+    for index in indices:
+        found = sam3.detect(detector, cv2.cvtColor(clip[index], cv2.COLOR_BGR2RGB), prompt,
+                            threshold=_THRESHOLD.value)
+        area = found.width * found.height
+        per_frame.append({"frame": index, "scores": [float(s) for s in found.scores],
+                          "coverage": [int(a) / area for a in found.mask_areas]})
+    num_frames, height, width = clip.shape[:3]
+    return {"frames": _FRAMES.value, "num_frames": int(num_frames),
+            "frame_size": [int(width), int(height)], "prompt": _PROMPT.value,
+            "threshold": _THRESHOLD.value, "per_frame": per_frame,
+            "backend": sam3.BACKEND_NAME, "device": str(device), "checkpoint": checkpoint}
 
 
-def format_text(record) -> str:
-    """Readable lines for a record built by _record (no trailing newline)."""
-    r_phase = f"frames {record['r_start']}..{record['num_frames'] - 1}"
-    if record["r_start_defaulted"]:
-        r_phase += " (r_start DEFAULTED to 2N//3: pass --r_start for the clip's keyframe)"
-    ckpt = record["checkpoint"]
-    unreadable = sum(v is None for v in record["per_frame"])
-    return "\n".join([
-        f"frames:          {record['frames']} ({record['num_frames']} frames)",
-        f"prompt:          {record['prompt']!r}",
-        f"R phase:         {r_phase}, {unreadable} unreadable",
-        f"backend:         {record['backend']} on {record['device']}",
-        f"checkpoint:      {ckpt['path']} (sha256 {ckpt['sha256']}, {ckpt['source']})",
-        f"detected:        {record['n_detected']} of {record['n_r_frames']} frames",
-        f"detection_rate:  {record['detection_rate']!r}",
-        f"mean_confidence: {record['mean_confidence']!r}",
-        f"ORS:             {record['ors']!r} (0-1; this clip alone)",
-    ])
+def format_text(record: dict) -> str:
+    """Readable lines for a record built by _evaluate (no trailing newline)."""
+    width, height = record["frame_size"]
+    lines = [f"frames:     {record['frames']} ({record['num_frames']} frames, {width}x{height})",
+             f"prompt:     {record['prompt']!r} (kept: score > {record['threshold']})",
+             f"backend:    {record['backend']} on {record['device']}",
+             f"checkpoint: {model_cli.checkpoint_text(record['checkpoint'])}"]
+    for frame in record["per_frame"]:
+        masks = ", ".join(f"{s:.4f} @ {c:.5f}" for s, c in zip(frame["scores"],
+                                                                frame["coverage"]))
+        lines.append(f"frame {frame['frame']:>5}: {len(frame['scores'])} masks (score @ "
+                     f"coverage) {masks}")
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str]) -> Optional[int]:
-    if len(argv) > 1:
-        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}",
-                             exitcode=cli_support.EXIT_BAD_INPUT)
-    if not _FRAMES.value or not _PROMPT.value:
-        raise app.UsageError("--frames and --prompt are required",
-                             exitcode=cli_support.EXIT_BAD_INPUT)
-    try:
-        clip = object_revisit.open_clip(cli_support.user_path(_FRAMES.value))
-        if clip.num_frames == 0:
-            raise frames_lib.FrameInputError(_FRAMES.value, "a clip with frames", clip.note)
-        defaulted = _R_START.value is None
-        r_start = 2 * clip.num_frames // 3 if defaulted else _R_START.value
-        detector, checkpoint = _detector()
-    except (model_cli.ConfigError, frames_lib.FrameInputError,
-            resolver.CheckpointUnavailable) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return cli_support.EXIT_BAD_INPUT
-    result = object_revisit.object_revisit_score(clip, r_start, detector, _PROMPT.value)
-    record = _record(result, clip, r_start, defaulted, detector, checkpoint)
-    print(json.dumps(record) if _JSON.value else format_text(record))
-    return cli_support.EXIT_OK
+    return model_cli.run_main(argv, _MODEL.json, _evaluate, format_text)
 
 
 if __name__ == "__main__":

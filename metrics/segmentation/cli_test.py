@@ -1,9 +1,8 @@
-"""Tests for the //metrics/segmentation:object_revisit_score binary, run as subprocesses.
+"""Tests for the //metrics/segmentation:text_prompt_detections binary, run as subprocesses.
 
-A tiny random SAM-3 is saved in a temporary --checkpoint_dir; every cache points
-inside tmp and HF_HUB_OFFLINE=1, so nothing can be downloaded. Expected values come
-from metrics.segmentation.object_revisit run in-process on the same PNG frames and the
-same checkpoint.
+A tiny random SAM-3 is saved in a temporary --checkpoint_dir; every cache points inside
+tmp and HF_HUB_OFFLINE=1, so nothing can be downloaded. Expected values come from
+metrics.segmentation.sam3.detect run in-process on the same PNG frames and checkpoint.
 """
 
 import os
@@ -11,16 +10,16 @@ import os
 os.environ["HF_HUB_OFFLINE"] = "1"  # before huggingface_hub reads it at import
 # pylint: disable=wrong-import-position
 
+import cv2
+import numpy as np
 import pytest
 
-from metrics.segmentation import object_revisit
 from metrics.segmentation import sam3
 from metrics.segmentation import tiny_sam3
 from metrics.testing import binary_runner
 
-_BINARY = binary_runner.Binary("metrics/segmentation", "object_revisit_score")
-_run, _run_json = _BINARY.run, _BINARY.run_json
-_PROMPT = "a red ball(subject) on the floor"
+_BINARY = binary_runner.Binary("metrics/segmentation", "text_prompt_detections")
+_PROMPT = "a red ball"
 
 
 @pytest.fixture(scope="module")
@@ -32,52 +31,54 @@ def checkpoint_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def clip_folder(tmp_path_factory):
-    return binary_runner.random_walk_clip(tmp_path_factory.mktemp("clip"), 9, 40, 64, 20)
+    return binary_runner.random_walk_clip(tmp_path_factory.mktemp("clip"), 5, 40, 64, 20)
 
 
 def test_json_matches_library(tmp_path, checkpoint_dir, clip_folder):
-    folder, _ = clip_folder
-    record = _run_json(tmp_path, f"--frames={folder}", f"--prompt={_PROMPT}", "--r_start=5",
-                       f"--checkpoint_dir={checkpoint_dir}", "--offline")
+    folder, frames = clip_folder
+    record = _BINARY.run_json(tmp_path, f"--frames={folder}", f"--prompt={_PROMPT}",
+                              "--start=2", "--end=3", "--threshold=-1",
+                              f"--checkpoint_dir={checkpoint_dir}", "--offline")
     detector = sam3.load_sam3(checkpoint_dir / "sam3", "cpu")
-    expected = object_revisit.object_revisit_score(object_revisit.open_clip(folder), 5,
-                                                   detector, _PROMPT)
-    assert (record["ors"], record["detection_rate"], record["mean_confidence"],
-            record["n_r_frames"], record["n_detected"]) == (
-        expected.ors, expected.detection_rate, expected.mean_confidence, 4,
-        expected.n_detected)
-    assert [None if v is None else (v["detected"], v["confidence"])
-            for v in record["per_frame"]] == [(v.detected, v.confidence) for v in expected.frames]
-    assert (record["num_frames"], record["r_start"], record["r_start_defaulted"]) == (9, 5, False)
-    assert record["checkpoint"]["source"] == "checkpoint_dir"
-    assert record["backend"] == "sam3-transformers" and record["device"] == "cpu"
+    prompt = sam3.encode_prompt(detector, _PROMPT)
+    assert [f["frame"] for f in record["per_frame"]] == [2, 3]
+    for frame in record["per_frame"]:
+        found = sam3.detect(detector, cv2.cvtColor(frames[frame["frame"]], cv2.COLOR_BGR2RGB),
+                            prompt, threshold=-1.0)
+        assert len(found.scores) > 0  # threshold -1 keeps every query
+        np.testing.assert_allclose(frame["scores"], found.scores, rtol=1e-6)
+        assert frame["coverage"] == [int(a) / (64 * 40) for a in found.mask_areas]
+    assert (record["num_frames"], record["frame_size"]) == (5, [64, 40])
+    assert record["backend"] == sam3.BACKEND_NAME and record["checkpoint"]["source"] == (
+        "checkpoint_dir")
 
 
-def test_default_r_start_and_text(tmp_path, checkpoint_dir, clip_folder):
+def test_text_output(tmp_path, checkpoint_dir, clip_folder):
     folder, _ = clip_folder
-    done = _run(tmp_path, f"--frames={folder}", f"--prompt={_PROMPT}", "--device=cpu",
-                f"--checkpoint={checkpoint_dir / 'sam3'}", "--offline")
+    done = _BINARY.run(tmp_path, f"--frames={folder}", f"--prompt={_PROMPT}", "--device=cpu",
+                       f"--checkpoint={checkpoint_dir / 'sam3'}", "--offline")
     assert done.returncode == 0, done.stderr
-    assert "frames 6..8 (r_start DEFAULTED to 2N//3" in done.stdout
-    assert "(0-1; this clip alone)" in done.stdout
+    assert sum(line.startswith("frame ") for line in done.stdout.splitlines()) == 5
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--start=4", "--end=2"], "need 0 <= start <= end <= 4"),
+    (["--end=9"], "need 0 <= start <= end <= 4"),
+    (["--prompt= "], "--prompt is blank"),
+])
+def test_bad_configuration_exits_2(tmp_path, checkpoint_dir, clip_folder, args, message):
+    done = _BINARY.run(tmp_path, f"--frames={clip_folder[0]}", f"--prompt={_PROMPT}", *args,
+                       f"--checkpoint_dir={checkpoint_dir}", "--offline", "--device=cpu")
+    assert done.returncode == 2 and message in done.stderr, done.stderr
 
 
 def test_missing_checkpoint_offline_exits_2_with_fetch_command(tmp_path, clip_folder):
-    folder, _ = clip_folder
     empty = tmp_path / "checkpoints"
     empty.mkdir()
-    done = _run(tmp_path, f"--frames={folder}", f"--prompt={_PROMPT}",
-                f"--checkpoint_dir={empty}", "--offline", "--device=cpu")
+    done = _BINARY.run(tmp_path, f"--frames={clip_folder[0]}", f"--prompt={_PROMPT}",
+                       f"--checkpoint_dir={empty}", "--offline", "--device=cpu")
     assert done.returncode == 2, done.stderr
     assert "huggingface-cli download facebook/sam3 --revision main" in done.stderr
-
-
-def test_bad_input_exits_2(tmp_path, checkpoint_dir):
-    done = _run(tmp_path, f"--frames={tmp_path / 'none'}", f"--prompt={_PROMPT}",
-                f"--checkpoint_dir={checkpoint_dir}", "--offline", "--device=cpu")
-    assert done.returncode == 2 and "expected a frame folder or a video file" in done.stderr
-    done = _run(tmp_path, f"--frames={tmp_path}", "--device=cpu")
-    assert done.returncode == 2 and "prompt" in done.stderr
 
 
 if __name__ == "__main__":

@@ -4,7 +4,17 @@ All results are Python ints. Rounding uses Python's `round`, which rounds
 halves to the even neighbour (banker's rounding), as the reference code does.
 """
 
+import dataclasses
 import operator
+from typing import List
+
+
+@dataclasses.dataclass(frozen=True)
+class FrameScores:
+    """A per-frame score at each sampled frame index (same order, same length)."""
+
+    indices: List[int]
+    scores: List[float]
 
 
 def _as_int(value, name):

@@ -84,6 +84,38 @@ def decode_video(path, max_side=None):
     return np.stack(frames)
 
 
+def decode_video_checked(path, max_side=None, warnings=None, as_declared=False):
+    """decode_video, with the decoded count checked against the container's.
+
+    A count that differs from the container's CAP_PROP_FRAME_COUNT is appended to
+    `warnings` (if a list), naming the file. With `as_declared`, the clip is read the way
+    readers that take the container's count as its length and read frames by index do
+    (a benchmark's own VideoReader, say): fewer decodable frames than declared fail, as
+    such a reader fails on the first frame past them; more keep the first `declared`.
+
+    Raises:
+        FrameInputError: As decode_video, or (as_declared) when fewer frames decode than
+            declared.
+    """
+    frames = decode_video(path, max_side)
+    capture = _open_video(path, "a decodable video (mp4)")
+    try:
+        declared = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
+    finally:
+        capture.release()
+    if declared <= 0 or declared == len(frames):
+        return frames
+    if as_declared and len(frames) < declared:
+        raise FrameInputError(path, f"the {declared} frames its container declares",
+                              f"only {len(frames)} decodable (a truncated or damaged video)")
+    if warnings is not None:
+        used = (f"the first {declared} are used" if as_declared else
+                f"all {len(frames)} decoded frames are used")
+        warnings.append(f"{path}: {len(frames)} frames decode but its container "
+                        f"declares {declared}; {used}")
+    return frames[:declared] if as_declared else frames
+
+
 def _frame_index(index):
     """Returns index as a non-negative Python int, else raises ValueError."""
     try:

@@ -73,7 +73,8 @@ def _datasets(profile) -> List[str]:
                 d.env_var) else "not set")
         lines.append(f"  {d.id}: {d.source}" + (f"@{d.revision}" if d.revision else "")
                      + f", {size_text(d.size_bytes)}, licence {d.license or '?'}{where}")
-        lines += [f"      file: {f}" for f in d.files]
+        lines += [f"      file: {f}" + (f" (sha256 {d.file_sha256[f]})" if f in d.file_sha256
+                                         else "") for f in d.files]
     return lines
 
 

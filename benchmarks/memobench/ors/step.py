@@ -25,6 +25,7 @@ from typing import Dict, List, Optional, Sequence
 
 from absl import logging
 
+from benchmarks.common import input_digest as input_digest_lib
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
@@ -40,7 +41,7 @@ from benchmarks.memobench.ors import ors_csv
 from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
 from benchmarks.memobench.step1.prepare import Step1Settings
 from metrics.checkpoints import resolver
-from metrics.segmentation import revisit
+from benchmarks.memobench.ors import revisit
 from metrics.segmentation import sam3_spec
 from proto import scorecard_pb2
 
@@ -81,8 +82,9 @@ def _unavailable(reason: str, expected=(), checkpoints=()) -> OrsOutcome:
 
 
 def _file_digests(paths) -> Dict[str, str]:
-    """sha256 of the metadata CSVs and phase sheets: --resume redoes clips when they change."""
-    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest()[:16]
+    """sha256 of the metadata CSVs and phase sheets, by file name: --resume redoes clips
+    when their content changes (not when the same files are read from another folder)."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()[:16]
             for p in paths if p is not None and p.is_file()}
 
 
@@ -105,7 +107,7 @@ def _scored_sample(item: clips_lib.OrsClip, detector
     problem = item.problem()
     if problem:
         raise InputError(clip.source, "a clip ORS can score", problem)
-    from metrics.segmentation import object_revisit  # pylint: disable=import-outside-toplevel  (torch)
+    from benchmarks.memobench.ors import object_revisit  # pylint: disable=import-outside-toplevel  (torch)
     start = time.perf_counter()
     frames = object_revisit.open_clip(item.source)
     r = clips_lib.r_start(item.keyframes, item.gt_frames, frames.num_frames)
@@ -113,7 +115,7 @@ def _scored_sample(item: clips_lib.OrsClip, detector
     result = object_revisit.object_revisit_score(frames, r, detector, prompt)
     sample = scorecard_pb2.SampleScore(sample_id=clip.clip_id, split=clip.split,
                                        scene=clip.scene)
-    sample.input_digest = clip_eval.input_digest(item.source) if frames.num_frames else ""
+    sample_loop.record_digests(sample, input_digests(item))
     sample.metrics[METRIC_ID] = result.ors
     for key in ("detection_rate", "mean_confidence", "n_r_frames", "n_detected"):
         sample.metrics[PREFIX + key] = getattr(result, key)
@@ -130,6 +132,18 @@ def _scored_sample(item: clips_lib.OrsClip, detector
         sample.diagnostics[PREFIX + "note"] = frames.note
     sample.seconds = round(time.perf_counter() - start, 4)
     return sample
+
+
+def input_digests(item: clips_lib.OrsClip) -> Dict[str, str]:
+    """The clip's resume key: its generated frames' content, and what ORS takes from the
+    ground truth (the GT frame count, the phase-sheet keyframes, the metadata prompt)."""
+    facts = {"gt_frames": item.gt_frames, "source": str(item.source),
+             "keyframes": None if item.keyframes is None else [item.keyframes.h_gt,
+                                                                item.keyframes.r_gt],
+             "prompt": None if item.meta is None else item.meta.text_prompt}
+    generated = clip_eval.input_digest(item.source) if item.source.exists() else ""
+    return {clip_eval.GENERATED: generated,
+            clip_eval.REFERENCE: input_digest_lib.files_digest([], facts)}
 
 
 def _ref(item: clips_lib.OrsClip) -> sample_loop.SampleRef:
@@ -193,6 +207,7 @@ def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
         "inputs": _file_digests([meta_dir / name for name in metadata_lib.CSV_NAMES.values()]
                                 + list(sheets.values()))})
     with SampleStore(output_dir / SAMPLES_FILE, digest, resume) as store:
+        recomputed = sample_loop.discard_changed(work, _ref, store, input_digests, "ORS")
         ors_csv.rewrite(csv_path, store.samples())
         scorable = [item for item in work if not item.problem()
                     and _ref(item).key not in store]
@@ -212,7 +227,10 @@ def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
 
         outcome = sample_loop.run(work, _ref, store, load=lambda item: None,
                                   score=lambda item, _: _scored_sample(item, detector),
-                                  label="ORS", on_sample=append_row, prefetch=False)
+                                  label="ORS", on_sample=append_row, prefetch=False,
+                                  digest=input_digests)
+        if recomputed:  # the rows in clip order, as a fresh run writes them
+            ors_csv.rewrite(csv_path, outcome.samples)
     samples = outcome.samples
     metric = _leaderboard_metric(samples, sum(s.seconds for s in samples), [ref])
     return OrsOutcome(samples, metric, expected, [ref], {

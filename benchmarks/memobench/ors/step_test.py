@@ -191,6 +191,38 @@ def test_changed_metadata_invalidates_resumed_clips(fixture, first_run, tmp_path
     assert [r["clip_id"] for r in rows] == ["001"]
 
 
+def test_resume_recomputes_exactly_the_clip_whose_gt_frame_count_changed(
+        fixture, first_run, tmp_path, monkeypatch):
+    built, clips, settings, _ = fixture
+    work = tmp_path / "out"
+    shutil.copytree(first_run[0], work)
+    data = tmp_path / "data"  # another data root, same files: nothing to recompute
+    shutil.copytree(built["data_dir"], data)
+    scored = []
+    real_score = step._scored_sample  # pylint: disable=protected-access
+
+    def counting(item, detector):
+        scored.append(item.clip.clip_id)
+        return real_score(item, detector)
+
+    monkeypatch.setattr(step, "_scored_sample", counting)
+    step.run_ors(clips, data, settings, work, resume=True)
+    assert scored == []
+    intrinsics = data / "Synthetic_processed" / "Barnyard" / "Barnyard_002" / "2" / "intrinsics.npy"
+    if not intrinsics.is_file():
+        intrinsics = intrinsics.parent.parent / "intrinsics.npy"
+    rows = np.load(intrinsics)
+    np.save(intrinsics, rows[: len(rows) // 2])  # the GT is half as long: R moves
+    again = step.run_ors(clips, data, settings, work, resume=True)
+    assert scored == ["Barnyard_002"]
+    by_id = {s.sample_id: s for s in again.samples}
+    assert by_id["Barnyard_002"].diagnostics["ors:gt_frames"] == str(len(rows) // 2)
+    fresh = step.run_ors(clips, data, settings, tmp_path / "fresh")
+    assert [s.metrics["ORS"] for s in again.samples] == [s.metrics["ORS"] for s in fresh.samples]
+    assert (work / "ors_scores.csv").read_bytes() == (tmp_path / "fresh" / "ors_scores.csv"
+                                                      ).read_bytes()
+
+
 def test_unreadable_frame_counts_in_the_denominator(fixture, tmp_path):
     built, clips, settings, ckpt = fixture
     clip = next(c for c in clips if c.clip_id == "Barnyard_001")

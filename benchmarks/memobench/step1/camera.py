@@ -39,6 +39,14 @@ def load_gt_poses(gt, num_frames: int):
                             + ", ".join(str(p) for p in gt.pose_candidates))
 
 
+def official_columns(result: rotation_ate.RotationAteScore) -> dict:
+    """camera_controllability.py's rounding: the score to 4 dp, the three angles to 3."""
+    return {"CameraControllability": round(result.score, 4),
+            "ATE_RotDeg": round(result.ate_rot_deg, 3),
+            "TotalGT_RotDeg": round(result.total_gt_rot_deg, 3),
+            "MeanRotErrorDeg": round(result.mean_rot_error_deg, 3)}
+
+
 class CameraControllability(family.Family):
     """The official scoring of estimated against GT rotations; subclasses estimate."""
 
@@ -53,15 +61,12 @@ class CameraControllability(family.Family):
 
     def compute(self, ctx: family.ClipContext) -> family.FamilyResult:
         gt = load_gt_poses(ctx.gt, len(ctx.frames))
-        result = rotation_ate.camera_controllability(gt, self.estimate(ctx))
+        result = rotation_ate.rotation_ate_score(gt, self.estimate(ctx))
         if result is None:  # fewer than two poses: upstream's None
             return family.FamilyResult({c: None for c in COLUMNS},
                                        {"CameraControllability": card_lib.OFFICIAL_GAP
                                         + "fewer than 2 poses"})
-        return family.FamilyResult({
-            "CameraControllability": result.camera_controllability,
-            "ATE_RotDeg": result.ate_rot_deg, "TotalGT_RotDeg": result.total_gt_rot_deg,
-            "MeanRotErrorDeg": result.mean_rot_error_deg})
+        return family.FamilyResult(official_columns(result))
 
 
 class ClassicalCameraControllability(CameraControllability):

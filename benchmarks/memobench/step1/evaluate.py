@@ -41,7 +41,7 @@ def run_step1(config, clips, rows, data_root: pathlib.Path, metric_ids,
     prepared = step1_prepare.prepare(config.step1, metric_ids)
     output_dir = pathlib.Path(config.output_dir)
     digest = config_digest({
-        "max_side": config.common.max_side, "sample_step": config.common.sample_step,
+        "max_side": config.max_side, "sample_step": config.sample_step,
         "version": version, "metrics": sorted(metric_ids),
         "backends": {m: (b.name, b.checkpoint_id) for m in metric_ids
                      for b in [prepared.backend_of(m)] if b is not None},
@@ -50,10 +50,10 @@ def run_step1(config, clips, rows, data_root: pathlib.Path, metric_ids,
     with SampleStore(output_dir / PER_SAMPLE, digest, config.common.resume) as store:
         outcome = sample_loop.run(
             clips, clip_eval.ref, store, label="Step 1",
-            load=lambda clip: clip_eval.load(clip, rows, data_root, config.common.max_side),
+            load=lambda clip: clip_eval.load(clip, rows, data_root, config.max_side),
             score=lambda clip, loaded: clip_eval.evaluate(
-                clip, loaded, config.common.sample_step, prepared, metric_ids),
-            digest=lambda clip: clip_eval.input_digest(clip.source))
+                clip, loaded, config.sample_step, prepared, metric_ids),
+            digest=lambda clip: clip_eval.input_digests(clip, rows, data_root))
     samples = outcome.samples
     eval_path = eval_csv.write(output_dir / f"eval_{config.mode}.csv", samples)
     return Step1Outcome(

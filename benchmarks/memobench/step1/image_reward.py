@@ -13,6 +13,7 @@ from benchmarks.memobench import prompts as prompts_lib
 from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
 from benchmarks.common import scorecard as card_lib
 from benchmarks.memobench.step1 import family
+from benchmarks.memobench.step1 import visual_quality
 from metrics.checkpoints import resolver
 from proto import scorecard_pb2
 
@@ -53,13 +54,13 @@ def build(settings) -> Tuple[Optional[family.Family], Optional[Tuple[str, scorec
         return None, (f"ImageReward (THUDM/ImageReward) unavailable: {e}", card_backend)
 
     def compute(ctx: family.ClipContext) -> family.FamilyResult:
-        from metrics.imagereward import scoring  # pylint: disable=import-outside-toplevel
         prompt, origin = sources.prompt_for(ctx.gt.split, ctx.gt.clip_id, ctx.gt.prompt)
-        if not scoring.has_prompt(prompt):
+        if not visual_quality.has_prompt(prompt):
             # run_eval.py leaves ImageRewardScore None too when a clip has no prompt.
             return family.FamilyResult({METRIC: None},
                                        {METRIC: f"{card_lib.OFFICIAL_GAP}no prompt: {origin}"})
-        return family.FamilyResult({METRIC: scoring.image_reward_score(ctx.frames, prompt, model)})
+        return family.FamilyResult({METRIC: visual_quality.image_reward(ctx.frames, prompt,
+                                                                        model).score})
 
     return family.FunctionFamily("image_reward", (METRIC,), compute, card_backend,
                                  tuple(ref for _, ref in found)), None

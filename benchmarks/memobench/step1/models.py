@@ -7,6 +7,7 @@ builder resolves its checkpoints and loads its model once, or raises CheckpointU
 from benchmarks.common import calibration
 from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
 from benchmarks.memobench.step1 import family
+from benchmarks.memobench.step1 import visual_quality as vq
 from proto import scorecard_pb2
 
 
@@ -92,8 +93,8 @@ def aesthetic(settings, device) -> family.Family:
     model = aesthetic_lib.load_aesthetic(tower.path, head.path, device)
 
     def compute(ctx):
-        score = aesthetic_lib.aesthetic_score(ctx.frames, ctx.sample_step, model, device)
-        return family.FamilyResult({"AestheticScore": score})
+        score = vq.aesthetic_score(ctx.frames, ctx.sample_step, model, device)
+        return family.FamilyResult({"AestheticScore": score.score})
 
     return family.FunctionFamily("aesthetic", ("AestheticScore",), compute, _AESTHETIC_BACKEND,
                                  (tower_ref, head_ref))
@@ -124,9 +125,10 @@ def visual_quality(settings, device) -> family.Family:
 
     def compute(ctx):
         return family.FamilyResult({
-            "AestheticScore": aesthetic_lib.aesthetic_score(ctx.frames, ctx.sample_step,
-                                                            aesthetic_model, device),
-            "ImageQuality": clipiqa.image_quality_score(ctx.frames, ctx.sample_step, iqa_model)})
+            "AestheticScore": vq.aesthetic_score(
+                ctx.frames, ctx.sample_step, aesthetic_model, device).score,
+            "ImageQuality": vq.image_quality(
+                ctx.frames, ctx.sample_step, iqa_model).score})
 
     return _VisualQualityFamily("visual_quality", ("VisualQuality", "AestheticScore"), compute,
                                 _VISUAL_QUALITY_BACKEND,

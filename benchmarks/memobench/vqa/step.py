@@ -22,6 +22,7 @@ from typing import Dict, List, Mapping, Optional
 
 from absl import logging
 
+from benchmarks.common import input_digest as input_digest_lib
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common.errors import InputError
@@ -34,6 +35,7 @@ from benchmarks.memobench.vqa import official
 from benchmarks.memobench.vqa import results_csv
 from benchmarks.memobench.vqa import video as video_lib
 from metrics.judges import judge as judge_lib
+from metrics.video import frames as frames_lib
 from proto import scorecard_pb2
 
 # Bump when a change moves a number; say why in benchmarks/memobench/CHANGELOG.md.
@@ -131,6 +133,14 @@ def run_vqa(generated_dir: pathlib.Path, output_dir: pathlib.Path, model_name: s
                 pathlib.Path(output_dir), results_dir, resume, expected_ids)
 
 
+def input_digests(case, clip, questions_dir: pathlib.Path) -> Dict[str, str]:
+    """A clip's resume key: its generated frames' content, and its question bank and
+    failure-case row (by stat and value)."""
+    bank = cases_lib.bank_path(questions_dir, case)
+    return {sample_loop.GENERATED: frames_lib.source_digest(clip.source),
+            "reference": input_digest_lib.files_digest([bank], dataclasses.asdict(case))}
+
+
 def _ref(case) -> sample_loop.SampleRef:
     return sample_loop.SampleRef(case.generated_id, clip_lib.SPLIT,
                                  case.generated_id.rsplit("_", 1)[0])
@@ -153,17 +163,21 @@ def _run(cases, clips, questions_dir, judge_obj, settings, output_dir, results_d
             if _ref(case).key in store:
                 clip_lib.write_official_csv(store.get(_ref(case).key), results_dir)
 
+        def digests(case):
+            return input_digests(case, clips[case.generated_id], questions_dir)
+
         def score(case, _):
             # Never leave an earlier run's score behind for a clip that fails now.
             results_csv.clip_csv_path(results_dir, case.clip_id).unlink(missing_ok=True)
             sample = clip_lib.evaluate(case, clips[case.generated_id], questions_dir,
                                        judge_obj, pathlib.Path(scratch), results_dir)
+            sample_loop.record_digests(sample, digests(case))
             if sample.error:
                 logging.warning("%s", sample.error)
             return sample
 
         outcome = sample_loop.run(found, _ref, store, load=lambda case: None, score=score,
-                                  label="VQA", prefetch=False)
+                                  label="VQA", prefetch=False, digest=digests)
         resumed = outcome.resumed
     samples = outcome.samples
     files = {"vqa_per_sample_scores": str(store_path)}

@@ -4,6 +4,7 @@ and failing closed."""
 import collections
 import csv
 import json
+import os
 import types
 
 import numpy as np
@@ -147,6 +148,27 @@ def test_end_to_end_scores_files_and_resume(world):
         "no VQA clip was scored: 3 of 4 failed (first: VQA Barnyard-1: the judge's answer "
         "cannot be scored") and m.unavailable_reason.endswith("no generated clip for 1")
         for m in again.metrics)
+
+
+def test_resume_reasks_exactly_the_clips_whose_inputs_changed(world):
+    with ls.LoopbackJudgeServer() as server:
+        _script_first_run(server, world)
+        first = _run(world, server)
+    assert [bool(s.error) for s in first.samples] == [False, False, True]
+    bank = next((world.data / "data" / "vqa_questions").rglob("Barnyard-1*"))
+    stat = bank.stat()
+    os.utime(bank, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))  # the bank rewritten
+    with ls.LoopbackJudgeServer(default_text="not json") as server:
+        again = _run(world, server, resume=True)
+        # Barnyard (its bank changed) and CityPark (it failed) are asked; ZenGarden is not.
+        assert len(server.requests_to(":generateContent")) == 2
+    assert dict(again.samples[1].metrics) == dict(first.samples[1].metrics)
+    assert again.samples[0].error and again.samples[2].error
+    frame = world.gen / "ZenGarden" / "ZenGarden_002" / "frames" / "00000.png"
+    fixture_io.write_png(frame, np.full((24, 32, 3), 200, np.uint8))  # a generated frame
+    with ls.LoopbackJudgeServer(default_text="not json") as server:
+        _run(world, server, resume=True)
+        assert len(server.requests_to(":generateContent")) == 3
 
 
 def test_dimension_without_answers_is_unavailable_for_the_clip(world):

@@ -1,4 +1,4 @@
-"""Tests for metrics.segmentation.revisit against a numpy transcription of compute_ors.py.
+"""Tests for benchmarks.memobench.ors.revisit against a numpy transcription of compute_ors.py.
 
 Masks are fixed boolean arrays on a 100x200 frame (20000 pixels), so coverages sit
 exactly on the official bounds: 10 px = 0.0005, 10000 px = 0.50, 14000 px = 0.70.
@@ -7,7 +7,7 @@ exactly on the official bounds: 10 px = 0.0005, 10000 px = 0.50, 14000 px = 0.70
 import numpy as np
 import pytest
 
-from metrics.segmentation import revisit
+from benchmarks.memobench.ors import revisit
 
 HEIGHT, WIDTH = 100, 200
 

@@ -16,7 +16,7 @@ from typing import Callable, Optional
 import cv2
 import numpy as np
 
-from metrics.segmentation import revisit
+from benchmarks.memobench.ors import revisit
 from metrics.segmentation import sam3
 from metrics.video import frames as frames_lib
 

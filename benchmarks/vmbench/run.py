@@ -1,0 +1,94 @@
+"""VMBench runner over a flat folder of <index>.mp4 videos.
+
+    bazel run //benchmarks/vmbench:run -- --video_dir=D --output_dir=O \\
+        --prompt_manifest=VMBench/prompts/prompts.json [--metrics=pas,ois,tcs,cas,mss]
+
+With no --video_dir it evaluates the bundled synthetic sample and says so. This version
+computes PAS with the weight-free opencv-lk-grid backend (NOT official) and reports the
+model metrics unavailable with their checkpoints' fetch commands. Exit codes: 0 done
+(some metrics may be unavailable), 2 unusable input or configuration, 1 internal error.
+"""
+
+import os
+import sys
+
+from absl import flags
+
+from benchmarks.common import app_main
+from benchmarks.common import errors
+from benchmarks.common import flags as common_flags
+from benchmarks.common import paths
+from benchmarks.common import summary
+from benchmarks.vmbench import bundled_sample
+from benchmarks.vmbench import runner
+
+_ENV = "WORLDFOUNDRY_VMBENCH_"
+_FETCH_PROMPTS = ("git clone https://github.com/AMAP-ML/VMBench && git -C VMBench checkout "
+                  "c278a73984b45983666e7979a85fe262a1e929c6 (prompts/prompts.json), or "
+                  "./bazelw run //tools:assets -- plan --benchmark=vmbench")
+
+
+def _env(name: str):
+    return os.environ.get(_ENV + name) or None
+
+
+VIDEO_DIR = flags.DEFINE_string(
+    "video_dir", _env("VIDEO_DIR") or os.environ.get("WORLDFOUNDRY_GENERATED_ARTIFACT_DIR"),
+    "A flat folder of <index>.mp4 (0001.mp4 ... 1050.mp4). Env: WORLDFOUNDRY_VMBENCH_VIDEO_DIR "
+    "or WORLDFOUNDRY_GENERATED_ARTIFACT_DIR.")
+PROMPT_MANIFEST = flags.DEFINE_string(
+    "prompt_manifest", _env("PROMPT_MANIFEST"),
+    "VMBench's prompts/prompts.json (1,050 entries). Env: WORLDFOUNDRY_VMBENCH_PROMPT_MANIFEST.")
+MODEL_NAME = flags.DEFINE_string(
+    "model_name", _env("MODEL_NAME"),
+    "The model's name in the scorecard (default: the video folder's name). "
+    "Env: WORLDFOUNDRY_VMBENCH_MODEL_NAME.")
+PAS_BACKEND = flags.DEFINE_enum(
+    "pas_backend", "lk", runner.PAS_BACKENDS,
+    "PAS tracker: lk (OpenCV Lucas-Kanade grid, weight-free, no detector: NOT official, "
+    "recorded as such) or official (GroundingDINO + SAM + CoTracker3: not in this version, "
+    "reported unavailable with its fetch commands).")
+GRID_SIZE = flags.DEFINE_integer(
+    "grid_size", 30, "PAS tracking grid per side (evaluate.sh: 30).", lower_bound=1)
+
+_RECORDED = ("video_dir", "prompt_manifest", "model_name", "pas_backend", "grid_size",
+             "output_dir", "device", "limit", "metrics", "resume", "checkpoint_dir", "offline")
+
+
+def _config() -> runner.VmbenchConfig:
+    common = common_flags.common_config()
+    bundled = not VIDEO_DIR.value
+    if bundled:
+        inputs = bundled_sample.extract()
+        print(f"No --video_dir given: evaluating the bundled synthetic sample (3 clips of a "
+              f"textured square, extracted to {inputs.video_dir.parent}); not VMBench data.")
+        video_dir, manifest, model = inputs.video_dir, inputs.prompt_manifest, inputs.model_name
+    else:
+        video_dir = paths.user_path(VIDEO_DIR.value)
+        if not PROMPT_MANIFEST.value:
+            raise errors.InputError("--prompt_manifest", "VMBench's prompts.json (fetch: "
+                                    f"{_FETCH_PROMPTS})", "none given")
+        manifest, model = paths.user_path(PROMPT_MANIFEST.value), video_dir.name
+    model = MODEL_NAME.value or model
+    output = paths.user_path(common.output_dir or f"worldeval_outputs/vmbench/{model}")
+    return runner.VmbenchConfig(
+        common=common, video_dir=video_dir, prompt_manifest=manifest, output_dir=output,
+        model_name=model, pas_backend=PAS_BACKEND.value, grid_size=GRID_SIZE.value,
+        bundled_sample=bundled,
+        recorded_flags=common_flags.flag_values_for_record(_RECORDED))
+
+
+def main(argv):
+    if len(argv) > 1:
+        raise errors.InputError(" ".join(argv[1:]), "flags only (--name=value)", "extra arguments")
+    card = runner.run(_config())
+    print(summary.format_summary(card))
+    if card.coverage.internal_error_sample_ids:
+        print(f"internal error: {len(card.coverage.internal_error_sample_ids)} videos failed "
+              "on a worldeval bug (traceback in their error field in "
+              f"{card.output_files['per_sample_scores']})", file=sys.stderr)
+        sys.exit(errors.EXIT_INTERNAL_ERROR)
+
+
+if __name__ == "__main__":
+    app_main.run(main)

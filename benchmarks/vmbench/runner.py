@@ -1,0 +1,151 @@
+"""VMBench runner: `run(config) -> Scorecard` over a flat folder of <index>.mp4.
+
+Each video is decoded once and scored by the families of the selected metrics on the
+shared engine (appended to per_sample_scores.jsonl as it is scored; --resume skips
+what is done; a broken video is an error row). Writes the contract's files, the
+official-shaped results.json and the scores.csv calculate_score.py would write from it,
+both with official backends' values only. This version computes PAS with the weight-free
+opencv-lk-grid backend (NOT official: per_sample_scores.jsonl and the scorecard only);
+every model metric is reported unavailable with its checkpoints' fetch commands.
+"""
+
+import dataclasses
+import pathlib
+import time
+from typing import List
+
+from benchmarks.common import outputs as outputs_lib
+from benchmarks.common import provenance
+from benchmarks.common import sample_loop
+from benchmarks.common import scorecard as card_lib
+from benchmarks.common import trust
+from benchmarks.common.errors import InputError
+from benchmarks.common.flags import CommonConfig
+from benchmarks.common.sample_store import SampleStore, config_digest
+from benchmarks.vmbench import card_metrics
+from benchmarks.vmbench import manifest
+from benchmarks.vmbench import metric_specs
+from benchmarks.vmbench import model_metrics
+from benchmarks.vmbench import official_scores
+from benchmarks.vmbench import pas
+from benchmarks.vmbench import prompt_suite
+from benchmarks.vmbench import results_json
+from benchmarks.vmbench import sample as sample_lib
+from benchmarks.vmbench import verification
+from proto import scorecard_pb2
+
+BENCHMARK_ID = "vmbench"
+# Bump when a change moves a number.
+BENCHMARK_VERSION = "vmbench/1"
+PAS_BACKENDS = ("lk", "official")
+
+
+@dataclasses.dataclass(frozen=True)
+class VmbenchConfig:
+    """One VMBench run (see the runner's flags)."""
+
+    common: CommonConfig
+    video_dir: pathlib.Path
+    prompt_manifest: pathlib.Path
+    output_dir: pathlib.Path
+    model_name: str
+    pas_backend: str = "lk"
+    grid_size: int = pas.GRID_SIZE
+    bundled_sample: bool = False
+    recorded_flags: dict = dataclasses.field(default_factory=dict)
+
+
+def _prepare(config: VmbenchConfig, metric_ids: List[str]):
+    """(families, {metric: unavailable reason}) for the selected metrics."""
+    families, reasons = [], {}
+    model_ids = [m for m in metric_ids if m != official_scores.PAS]
+    if official_scores.PAS in metric_ids:
+        if config.pas_backend == "lk":
+            families.append(pas.PasLucasKanade(config.grid_size))
+        else:
+            model_ids.insert(0, official_scores.PAS)
+    reasons.update(model_metrics.reasons(model_ids, config.common.checkpoint_dir))
+    return families, reasons
+
+
+def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
+    """Evaluates the videos and writes every output file; returns the scorecard."""
+    started_at, t0 = provenance.now_rfc3339(), time.perf_counter()
+    outputs_lib.check_output_dir(config.output_dir)
+    metric_ids = metric_specs.select(config.common.metrics)
+    suite = prompt_suite.load_manifest(config.prompt_manifest)
+    layout = prompt_suite.discover(config.video_dir, suite)
+    if not layout.videos:
+        raise InputError(config.video_dir, "at least one <index>.mp4 of the prompt suite "
+                         f"({config.prompt_manifest.name}: {suite[0].index}..)",
+                         f"none ({len(layout.unmatched)} other entries)")
+    items = list(layout.videos)[:config.common.limit] if config.common.limit else list(
+        layout.videos)
+    families, reasons = _prepare(config, metric_ids)
+    out = outputs_lib.RunOutputs(config.output_dir)
+    digest = config_digest({"version": BENCHMARK_VERSION, "metrics": sorted(metric_ids),
+                            "pas_backend": config.pas_backend, "grid": config.grid_size})
+    with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume) as store:
+        outcome = sample_loop.run(
+            items, sample_lib.ref, store, label="VMBench", load=sample_lib.load,
+            score=lambda item, loaded: sample_lib.score(item, loaded, families),
+            digest=sample_lib.digest)
+    samples = outcome.samples
+    backends = {f.metric_ids[0]: trust.with_digests(f.backend, f.checkpoints)
+                for f in families}
+    metrics = []
+    for metric_id in metric_specs.PER_VIDEO_IDS:
+        if metric_id not in metric_ids:
+            continue
+        fam = next((f for f in families if metric_id in f.metric_ids), None)
+        seconds = sum(float(s.diagnostics.get(sample_loop.SECONDS + fam.name, 0))
+                      for s in samples) if fam else 0.0
+        metrics.append(card_metrics.per_video(
+            metric_id, samples, backends.get(metric_id, scorecard_pb2.Backend()),
+            reasons.get(metric_id, ""), seconds))
+    computed = [m.id for m in metrics if m.available]
+    metrics += card_metrics.totals(samples, backends, computed)
+
+    card = scorecard_pb2.Scorecard(benchmark_id=BENCHMARK_ID, model_name=config.model_name,
+                                   benchmark_version=BENCHMARK_VERSION)
+    card.metrics.extend(metrics)
+    card.coverage.CopyFrom(card_lib.coverage(
+        [p.index for p in suite], [p.index for p, _ in layout.videos], samples,
+        "prompt manifest indices"))
+    card.coverage.internal_error_sample_ids.extend(outcome.internal_errors)
+    card.verification.CopyFrom(verification.assess(card, config, len(items), metric_ids))
+    card.notes.extend(verification.notes(config, suite, layout, outcome))
+    card.provenance.CopyFrom(provenance.capture({
+        "video_dir": config.video_dir, "prompt_manifest": config.prompt_manifest}))
+    official_ids = [m for m in metric_ids if backends.get(m, scorecard_pb2.Backend()).official]
+    left_out = [m for m in metric_ids if m in backends and m not in official_ids]
+    if left_out:
+        card.notes.append(
+            f"results.json and scores.csv hold only values from official backends: "
+            f"{', '.join(left_out)} ({', '.join(backends[m].name for m in left_out)}, NOT "
+            "official) are in per_sample_scores.jsonl and this scorecard only, so that no "
+            "official script reads them as VMBench's numbers")
+    files = _write(out, config, samples, layout, official_ids)
+    card.output_files.update(files)
+    card.run.CopyFrom(provenance.run_info(started_at, time.perf_counter() - t0, "cpu",
+                                          config.recorded_flags))
+    out.write_scorecard(card)
+    return card
+
+
+def _write(out, config, samples, layout, metric_ids):
+    by_id = {s.sample_id: s for s in samples}
+    entries = [results_json.entry_for(p.entry, path, sample_lib.values_of(by_id[p.index],
+                                                                            metric_ids))
+               for p, path in layout.videos if p.index in by_id]
+    results_path = results_json.write(out.path(metric_specs.RESULTS_JSON), entries)
+    scores_path = out.path(metric_specs.SCORES_CSV)
+    official_scores.write_scores_csv(scores_path, official_scores.faithful(entries))
+    return {
+        "results_json": str(results_path), "scores_csv": str(scores_path),
+        "per_sample_scores": str(out.write_per_sample(samples)),
+        "raw_metric_table": str(out.write_raw_table(samples, metric_ids)),
+        "artifact_manifest": str(out.write_artifact_manifest(manifest.build(
+            BENCHMARK_ID, config.model_name, config.video_dir, layout, by_id))),
+        "scorecard": str(out.path(outputs_lib.SCORECARD)),
+    }

@@ -1,0 +1,49 @@
+"""VMBench's runtime profile against the code: the pinned prompt suite, the metric ids,
+what the runner computes and what it reports pending."""
+
+import hashlib
+
+from benchmarks.common import runtime_profiles
+from benchmarks.vmbench import metric_specs
+from benchmarks.vmbench import model_metrics
+from benchmarks.vmbench import shared_data
+from tools.assets import plan
+from tools.catalog import catalog_lib
+
+PROMPTS = "prompts/prompts.json"
+
+
+def test_prompt_suite_is_pinned_to_a_commit_and_its_sha256():
+    profile = runtime_profiles.load_profile("vmbench")
+    (dataset,) = profile.datasets
+    assert len(dataset.revision) == 40
+    assert dataset.file_sha256[PROMPTS] == shared_data.PROMPTS_SHA256
+    assert dataset.revision in dataset.fetch_command
+    assert shared_data.PROMPTS_SHA256 in dataset.fetch_command
+    official = shared_data.prompts_json()
+    assert hashlib.sha256(official.read_bytes()).hexdigest() == dataset.file_sha256[PROMPTS]
+
+
+def test_the_asset_plan_shows_the_pin():
+    text = plan.plan_text("vmbench", catalog_lib.get_entry("vmbench"))
+    assert f"file: {PROMPTS} (sha256 {shared_data.PROMPTS_SHA256})" in text
+    assert "raw.githubusercontent.com/AMAP-ML/VMBench/c278a73984b4" in text
+
+
+def test_profile_metrics_are_the_tables_and_only_pas_is_computed():
+    profile = runtime_profiles.load_profile("vmbench")
+    assert [m.metric_id for m in profile.metrics] == list(metric_specs.PER_VIDEO_IDS)
+    pending = {m.metric_id for m in profile.metrics if m.pending}
+    assert pending == set(metric_specs.PER_VIDEO_IDS) - {"perceptible_amplitude_score"}
+
+
+def test_unavailable_reasons_carry_every_checkpoint_fetch_command(tmp_path):
+    (tmp_path / "vmbench_vit_g_cas").mkdir()
+    (tmp_path / "vmbench_vit_g_cas" / "vit_g_vmbench.pt").write_bytes(b"x")
+    reasons = model_metrics.reasons(metric_specs.PER_VIDEO_IDS, str(tmp_path))
+    profile = runtime_profiles.load_profile("vmbench")
+    for metric in profile.metrics:
+        for ckpt in metric.checkpoints:
+            assert ckpt.file in reasons[metric.metric_id]
+    assert "vit_g_vmbench.pt (present" in reasons["commonsense_adherence_score"]
+    assert f"--local-dir {tmp_path}/vmbench_sam_vit_h" in reasons["perceptible_amplitude_score"]

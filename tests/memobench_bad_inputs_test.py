@@ -1,0 +1,145 @@
+"""MemoBench in the engine's shared bad-inputs suite (benchmarks/common/bad_inputs.py).
+
+Each defect of issue 10 is built on a copy of the fixture tree by
+tools/fixtures/memobench_broken_inputs.py; the suite checks the exit code, the message
+(it names the file and what was expected), and that every other clip's Step 1 numbers
+equal the clean run's. Step 1 runs on the weight-free PSNR/SSIM columns (fast); the
+ground-truth and sheet defects act before any family runs, so they hold for all.
+"""
+
+import pathlib
+
+import pytest
+
+from benchmarks.common import bad_inputs
+from benchmarks.common.errors import InputError
+from benchmarks.common.flags import CommonConfig
+from benchmarks.memobench import runner
+from benchmarks.memobench.step1 import pixel
+from benchmarks.memobench.step1.prepare import Step1Settings
+from metrics.video.frames import FrameInputError
+from tools.fixtures import memobench_broken_inputs as broken
+from tools.fixtures import memobench_fixture
+
+B1, B2 = ("synthetic", "Barnyard_001"), ("synthetic", "Barnyard_002")
+C1, R1 = ("synthetic", "CityPark_001"), ("real", "001")
+D = bad_inputs.Defect
+
+
+def _invoke(tree: pathlib.Path, out: pathlib.Path, resume: bool) -> bad_inputs.Run:
+    gen = tree / "generated" / memobench_fixture.MODEL_NAME
+    config = runner.MemobenchConfig(
+        common=CommonConfig(offline=True, resume=resume, metrics=tuple(pixel.PSNR_SSIM_IDS)),
+        data_root=tree / "data", output_dir=out, model_name=memobench_fixture.MODEL_NAME,
+        generated_synthetic_dir=gen / "Synthetic", generated_real_dir=gen / "Real",
+        steps=(runner.STEP1,), step1=Step1Settings(offline=True,
+                                                   checkpoint_dir=str(tree / "none")))
+    try:
+        card = runner.run(config)
+    except (InputError, FrameInputError) as e:  # what app_main turns into exit 2
+        return bad_inputs.Run(2, f"error: {e}")
+    recomputed = frozenset(
+        tuple(item.split("/", 1)) for note in card.notes
+        if note.startswith(runner.RECOMPUTED_NOTE) for item in note.split(": ", 1)[1].split(", "))
+    return bad_inputs.Run(1 if card.coverage.internal_error_sample_ids else 0, "", recomputed)
+
+
+DEFECTS = [
+    # Already handled before this suite; kept here because they are cheap.
+    D("garbage_generated_png", broken.garbage_frame, (B2,),
+      fragments=("00016.png", "expected a readable PNG/JPEG image")),
+    D("dangling_frame_link", broken.dangling_frame_link, (B2,),
+      fragments=("00099.png", "a link to nothing")),
+    D("directory_named_like_a_frame", broken.directory_named_like_a_frame, (B2,),
+      fragments=("00099.png", "a directory")),
+    D("no_generated_real_root", broken.no_generated_real_root, exit_code=2,
+      fragments=("Real", "--mode=synthetic")),
+    # Discovery: one clip's folder is broken, the run goes on.
+    D("no_frames_folder", broken.no_frames_folder, (B2,),
+      fragments=("Barnyard_002/frames", "expected a frame folder or a .mp4", "found nothing")),
+    D("frames_symlink_loop", broken.frames_symlink_loop, (B2,),
+      fragments=("Barnyard_002/frames", "symlink loop")),
+    D("unreadable_frames_folder", broken.unreadable_frames_folder, (B2,),
+      fragments=("Barnyard_002/frames", "Permission"), skip_if=bad_inputs.root_reason),
+    D("unreadable_frame_file", broken.unreadable_frame_file, (B2,),
+      fragments=("00004.png", "expected a readable PNG/JPEG image"),
+      skip_if=bad_inputs.root_reason),
+    # The clips inside cannot be named: the folder is the error row, CityPark_001 absent.
+    D("unreadable_scene_folder", broken.unreadable_scene_folder, (("synthetic", "CityPark"),),
+      absent=(C1,), fragments=("CityPark", "a readable folder of generated clips", "Permission"),
+      skip_if=bad_inputs.root_reason),
+    D("truncated_npz", broken.truncated_npz, (R1,),
+      fragments=("001_mapanything.npz", "expected an .npz with a numeric 'intrinsic'")),
+    # Partial decodes: scored as upstream scores them, recorded with the file.
+    D("truncated_gt_jpeg", broken.truncated_gt_jpeg, (B1,), where="warning",
+      fragments=("NewLevelSequence1.0010.jpg", "cut short", "grey fill")),
+    D("truncated_generated_jpeg", broken.truncated_generated_jpeg, (B2,), where="warning",
+      fragments=("00010.jpg", "cut short", "grey fill")),
+    D("video_shorter_than_its_container", broken.video_shorter_than_its_container, (B2,),
+      fragments=("video.mp4", "the 41 frames its container declares", "only 33")),
+    # Messages that name the file.
+    D("one_frame_video", broken.one_frame_video, (B2,),
+      fragments=("Barnyard_002/video.mp4", "at least 6 frames", "found 1 frames")),
+    D("nan_intrinsics", broken.nan_intrinsics, (B1,),
+      fragments=("1/intrinsics.npy", "finite fx, fy > 0", "fx=nan")),
+    D("zero_intrinsics", broken.zero_intrinsics, (C1,),
+      fragments=("1/intrinsics.npy", "fy=0.0")),
+    D("pickled_intrinsics", broken.pickled_intrinsics, (B1,),
+      fragments=("1/intrinsics.npy", "pickled Python objects, not a numeric array")),
+    # Phase sheets.
+    D("exits_after_reenter", broken.exits_after_reenter, (C1,), where="warning",
+      fragments=("Synthetic_ExitReenter.xlsx row 5 (CityPark_001)", "exits 30 > re-enter 10")),
+    D("duplicate_row", broken.duplicate_row, (C1,), where="warning",
+      fragments=("Synthetic_ExitReenter.xlsx rows 5 and 6 are both CityPark_001",
+                 "row 6 (the last) is used")),
+    D("non_numeric_row", broken.non_numeric_row, (C1,),
+      fragments=("Synthetic_ExitReenter.xlsx", "row 5 (CityPark_001)",
+                 "exits 'soon' not a number")),
+    D("header_only_sheet", broken.header_only_sheet, exit_code=2,
+      fragments=("Synthetic_ExitReenter.xlsx", "a header and no rows", "--mode=real")),
+    # Resume keyed on inputs: exactly the changed clips are recomputed.
+    D("resume_changed_gt_frame", broken.change_gt_frame, (B1,), resume=True),
+    D("resume_changed_sheet_row", broken.shift_sheet_row, (C1,), resume=True),
+    D("resume_changed_generated_frame", broken.change_generated_frame, (B2,), resume=True),
+    D("resume_moved_data_root", lambda tree: None, None, resume=True, moved=True),
+]
+
+
+@pytest.fixture(scope="module")
+def harness(tmp_path_factory):
+    suite = bad_inputs.Suite(
+        build_clean=lambda tree: memobench_fixture.build_memobench_fixture(tree),
+        invoke=_invoke, defects=DEFECTS)
+    return bad_inputs.Harness(suite, tmp_path_factory.mktemp("bad_inputs"))
+
+
+@pytest.mark.parametrize("name", [d.name for d in DEFECTS])
+def test_defect(harness, name):
+    defect = harness.defect(name)
+    reason = defect.skip_if()
+    if reason:
+        pytest.skip(reason)
+    harness.check(defect)
+
+
+def test_npy_errors_never_advise_allow_pickle(harness):
+    harness.check(harness.defect("pickled_intrinsics"))
+    samples = bad_inputs.read_samples(harness.workdir / "pickled_intrinsics" / "out")
+    assert "allow_pickle" not in samples[B1]["error"]
+
+
+def test_sheet_problems_and_partial_reads_reach_the_scorecard(harness):
+    import json  # pylint: disable=import-outside-toplevel
+    for name, fragment in (("duplicate_row", "phase sheet: "),
+                           ("truncated_gt_jpeg", "input warning")):
+        if not (harness.workdir / name / "out" / "scorecard.json").exists():
+            harness.check(harness.defect(name))
+        card = json.loads((harness.workdir / name / "out" / "scorecard.json").read_text())
+        assert any(n.startswith(fragment) for n in card["notes"]), (name, card["notes"])
+
+
+def test_the_harness_can_fail(harness):
+    """A defect whose expectation is wrong is caught (the suite is not vacuous)."""
+    wrong = D("wrong_expectation", broken.garbage_frame, (C1,), fragments=("00016.png",))
+    with pytest.raises(AssertionError):
+        harness.check(wrong)

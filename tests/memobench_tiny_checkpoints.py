@@ -1,0 +1,56 @@
+"""Test helper: every Step 1 checkpoint as a tiny random model of the official
+architecture, saved under the official file names in a --checkpoint_dir layout, and the
+pins that random weights cannot match cleared for the duration of a run."""
+
+import contextlib
+import dataclasses
+import pathlib
+
+import pytest
+import torch
+
+from metrics.clip import aesthetic
+from metrics.clip import clipiqa
+from metrics.clip import frame_similarity
+from metrics.clip import random_models as clip_models
+from metrics.clip import tiny_clipiqa
+from metrics.depth import tiny_checkpoint as depth_tiny
+from metrics.dinov2 import tiny_checkpoint as dinov2_tiny
+from metrics.flow import raft
+from metrics.imagereward import tiny_checkpoint as image_reward_tiny
+from metrics.lpips import lpips
+from metrics.lpips import random_checkpoints
+
+
+def write_all(ckpt: pathlib.Path) -> pathlib.Path:
+    """Writes RAFT, LPIPS, DINOv2, both CLIP towers, the LAION head, CLIP-IQA+, Depth
+    Anything and ImageReward under `ckpt`; returns it."""
+    torch.manual_seed(0)
+    raft_path = ckpt / raft.RAFT_LARGE.name / raft.RAFT_LARGE.filename
+    raft_path.parent.mkdir(parents=True)
+    torch.save(raft.build_raft_large().state_dict(), raft_path)
+    random_checkpoints.write_random_checkpoints(ckpt)
+    dinov2_tiny.save_tiny_dinov2(ckpt)
+    clip_models.write_clip_snapshot(ckpt / aesthetic.CLIP_VIT_L14.name, projection_dim=768)
+    clip_models.write_head(ckpt / aesthetic.AESTHETIC_HEAD.name / aesthetic.AESTHETIC_HEAD.filename)
+    tiny_clipiqa.write_rn50(ckpt / clipiqa.CLIP_RN50.name / clipiqa.CLIP_RN50.filename, seed=4)
+    tiny_clipiqa.write_prompts(ckpt / clipiqa.CLIPIQA_PLUS_PROMPTS.name
+                               / clipiqa.CLIPIQA_PLUS_PROMPTS.filename, seed=5)
+    clip_models.write_clip_snapshot(ckpt / frame_similarity.CLIP_VIT_B32.name,
+                                    projection_dim=512, seed=1)
+    depth_tiny.save_tiny_depth_anything(ckpt)
+    image_reward_tiny.save_tiny_image_reward(ckpt)
+    return ckpt
+
+
+@contextlib.contextmanager
+def pins_cleared():
+    """RAFT, AlexNet and RN50 are sha256-pinned; random weights need the pins off."""
+    mp = pytest.MonkeyPatch()
+    mp.setattr(raft, "RAFT_LARGE", dataclasses.replace(raft.RAFT_LARGE, sha256=""))
+    mp.setattr(lpips, "ALEXNET_SPEC", dataclasses.replace(lpips.ALEXNET_SPEC, sha256=""))
+    mp.setattr(clipiqa, "CLIP_RN50", dataclasses.replace(clipiqa.CLIP_RN50, sha256=""))
+    try:
+        yield
+    finally:
+        mp.undo()
