@@ -4,6 +4,7 @@ on CLIP ViT-L/14 and CLIP-IQA+ on CLIP RN50) and GTRevisitSim (CLIP ViT-B/32). E
 builder resolves its checkpoints and loads its model once, or raises CheckpointUnavailable.
 """
 
+from benchmarks.common import calibration
 from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
 from benchmarks.memobench.step1 import family
 from benchmarks.memobench.step1 import visual_quality as vq
@@ -18,7 +19,7 @@ def _backend(name: str, checkpoint: str, note: str = "",
              implementation: str = "") -> scorecard_pb2.Backend:
     return scorecard_pb2.Backend(name=name, official=True, checkpoint_id=checkpoint, note=note,
                                  implementation=implementation,
-                                 parity=scorecard_pb2.Parity(scope=_TINY))
+                                 parity=calibration.parity(name, otherwise=_TINY))
 
 
 def object_identity(settings, device) -> family.Family:

@@ -7,6 +7,7 @@ built; its metrics are reported unavailable with the reason, and the others run.
 import dataclasses
 from typing import Dict, List, Optional, Tuple
 
+from benchmarks.common import calibration
 from benchmarks.common.family import Prepared
 from benchmarks.memobench import metric_specs
 from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
@@ -37,15 +38,15 @@ LPIPS_BACKEND = scorecard_pb2.Backend(
          "with the same two weight files; parity with the package on the real weights is "
          "not yet verified here",
     implementation="worldeval metrics/lpips (re-implements lpips 0.1 LPIPS(net='alex'))",
-    parity=scorecard_pb2.Parity(scope="numpy reference on " + _TINY))
+    parity=calibration.parity("lpips-v0.1-alex", otherwise="numpy reference on " + _TINY))
 
 
 RAFT_BACKEND = scorecard_pb2.Backend(
     name="raft-large", official=True, checkpoint_id="raft_large_C_T_SKHT_V2-ff5fadd5.pth",
     note="torchvision raft_large, official preprocessing ([0,1] RGB, replicate pad to 8)",
     implementation="torchvision.models.optical_flow.raft_large (the official package)",
-    parity=scorecard_pb2.Parity(scope="warp-error arithmetic against a numpy reference; "
-                                "RAFT on " + _TINY))
+    parity=calibration.parity("raft-large", otherwise="warp-error arithmetic against a numpy "
+                              "reference; RAFT on " + _TINY))
 DIS_BACKEND = scorecard_pb2.Backend(
     name="opencv-dis", official=False,
     note="OpenCV DIS optical flow (MEDIUM preset) in place of RAFT: weight-free, NOT the "
