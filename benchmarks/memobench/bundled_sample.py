@@ -7,13 +7,9 @@ from it say so (NOT_OFFICIAL_DATA).
 """
 
 import dataclasses
-import hashlib
-import os
 import pathlib
-import tarfile
-import tempfile
 
-from benchmarks.common import paths
+from benchmarks.common import bundled_archive
 
 ARCHIVE = "tools/fixtures/memobench_sample.tar"
 MODEL_NAME = "ReferenceModel"
@@ -28,23 +24,8 @@ class BundledInputs:
 
 
 def extract(dest: pathlib.Path = None) -> BundledInputs:
-    """Unpacks the sample (once per archive version) and says where its parts are.
-
-    The default place is a folder of the system's temp dir named after the archive's
-    digest, so repeated runs (and --resume) see the same paths.
-    """
-    archive = paths.runfile(ARCHIVE)
-    if dest is None:
-        digest = hashlib.sha256(archive.read_bytes()).hexdigest()[:12]
-        dest = pathlib.Path(tempfile.gettempdir()) / f"worldeval-memobench-sample-{digest}"
-    if not (dest / ".complete").exists():
-        partial = pathlib.Path(tempfile.mkdtemp(prefix=dest.name + ".", dir=dest.parent))
-        with tarfile.open(archive) as tar:
-            tar.extractall(partial, filter="data")
-        (partial / ".complete").touch()
-        try:
-            os.replace(partial, dest)
-        except OSError:  # another run finished first; its copy is identical
-            pass
+    """Unpacks the sample (once per archive version, see bundled_archive) and says where
+    its parts are."""
+    dest = bundled_archive.extract(ARCHIVE, "worldeval-memobench-sample", dest)
     return BundledInputs(root=dest, data_root=dest / "data",
                          generated_dir=dest / "generated" / MODEL_NAME, model_name=MODEL_NAME)
