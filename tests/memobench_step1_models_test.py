@@ -38,8 +38,6 @@ from metrics.clip import vision
 from metrics.depth import depth_anything
 from metrics.dinov2 import backbone
 from metrics.flow import raft
-from metrics.imagereward import reward_model
-from metrics.imagereward import scoring as image_reward_scoring
 from metrics.lpips import lpips
 from metrics.video import frames as frames_lib
 from metrics.video import sampling
@@ -213,27 +211,13 @@ def _r_gt(inputs):
     return int(sheet.set_index("video_folder").loc["Barnyard_001", "re-enter"])
 
 
-def _image_reward(ckpt):
-    folder = ckpt / reward_model.IMAGE_REWARD.name
-    return reward_model.load_image_reward(folder / "ImageReward.pt", folder / "med_config.json",
-                                          ckpt / "bert_base_uncased" / "vocab.txt", "cpu")
-
-
-def _image_reward_score(frames, prompt, model):
-    """visual_quality.py's image_reward_score on the per-frame rewards (n_sample=5)."""
-    n = len(frames)
-    raw = image_reward_scoring.raw_rewards(model, prompt,
-                                           [frames[int(i * (n - 1) / 4)] for i in range(5)])
-    return round(float(np.mean([1.0 / (1.0 + np.exp(-value)) for value in raw])), 4)
-
-
 def test_image_reward_equals_the_metric_called_directly(run):
     card, sample, inputs, _, _, ckpt = run
     frames, _, _ = _frames_and_keyframes(run)
     import pandas as pd  # pylint: disable=import-outside-toplevel
     sheet = pd.read_excel(inputs.data_root / "Synthetic_processed" / "Synthetic_ExitReenter.xlsx")
     prompt = str(sheet.set_index("video_folder").loc["Barnyard_001", "prompt"]).strip()
-    direct = _image_reward_score(frames, prompt, _image_reward(ckpt))
+    direct = tiny_checkpoints.image_reward_score(frames, prompt, tiny_checkpoints.load_image_reward(ckpt))
     assert sample["metrics"]["raw:ImageRewardScore"] == pytest.approx(direct, abs=1e-4)
     pct = float(np.round(np.clip(sample["metrics"]["raw:ImageRewardScore"] * 100, 0, 100), 1))
     assert sample["metrics"]["ImageRewardScore"] == pct
@@ -277,8 +261,8 @@ def test_real_prompt_csv_with_id_column_scores_real_clips(run, tmp_path):
     prompts_csv.write_text('id,prompt\n1,"a clear glass of water on a table"\n')
     card, sample = _real_run(run, tmp_path, prompts_csv)
     frames = frames_lib.load_frames(run[3] / "Real" / "001" / "frames", max_side=640)
-    direct = _image_reward_score(frames, "a clear glass of water on a table",
-                                 _image_reward(run[5]))
+    direct = tiny_checkpoints.image_reward_score(frames, "a clear glass of water on a table",
+                                 tiny_checkpoints.load_image_reward(run[5]))
     assert sample["metrics"]["raw:ImageRewardScore"] == pytest.approx(direct, abs=1e-4)
     assert _metric(card, "ImageRewardScore").available
 

@@ -6,6 +6,7 @@ import contextlib
 import dataclasses
 import pathlib
 
+import numpy as np
 import pytest
 import torch
 
@@ -17,6 +18,8 @@ from metrics.clip import tiny_clipiqa
 from metrics.depth import tiny_checkpoint as depth_tiny
 from metrics.dinov2 import tiny_checkpoint as dinov2_tiny
 from metrics.flow import raft
+from metrics.imagereward import reward_model
+from metrics.imagereward import scoring
 from metrics.imagereward import tiny_checkpoint as image_reward_tiny
 from metrics.lpips import lpips
 from metrics.lpips import random_checkpoints
@@ -41,6 +44,21 @@ def write_all(ckpt: pathlib.Path) -> pathlib.Path:
     depth_tiny.save_tiny_depth_anything(ckpt)
     image_reward_tiny.save_tiny_image_reward(ckpt)
     return ckpt
+
+
+def load_image_reward(ckpt: pathlib.Path):
+    """The tiny ImageReward written by write_all, loaded on the CPU."""
+    folder = ckpt / reward_model.IMAGE_REWARD.name
+    return reward_model.load_image_reward(folder / "ImageReward.pt", folder / "med_config.json",
+                                          ckpt / "bert_base_uncased" / "vocab.txt", "cpu")
+
+
+def image_reward_score(frames, prompt: str, model) -> float:
+    """visual_quality.py's image_reward_score written out on the per-frame rewards
+    (n_sample=5: frames int(i * (N-1) / 4), sigmoid, mean, 4 dp)."""
+    n = len(frames)
+    raw = scoring.raw_rewards(model, prompt, [frames[int(i * (n - 1) / 4)] for i in range(5)])
+    return round(float(np.mean([1.0 / (1.0 + np.exp(-value)) for value in raw])), 4)
 
 
 @contextlib.contextmanager
