@@ -73,9 +73,9 @@ _VISUAL_QUALITY_BACKEND = _backend(
     "QuickGELU depends on the open_clip version). ImageQuality: pyiqa's clipiqa+ re-implemented "
     "in torch (metrics/clip: OpenAI's ModifiedResNet and text transformer, weights float16-"
     "rounded as pyiqa's loader leaves them, learned context spliced around 'good/bad photo ..', "
-    "no positional embedding in the attention pool, frames at their 640-max size), checked "
-    "against numpy transcriptions on tiny random weights; parity with pyiqa on the real "
-    "weights not yet verified here. pyiqa's code for clipiqa+ is the same across the versions "
+    "no positional embedding in the attention pool, frames at their 640-max size), compared "
+    "with pyiqa 0.1.16 on identical random weights (see parity), not on the real weights. "
+    "pyiqa's code for clipiqa+ is the same across the versions "
     "read (it moved the prompts file from a GitHub release to Hugging Face, same name); on GPU, "
     "torch's default TF32 convolutions apply to both")
 

@@ -35,8 +35,8 @@ PIXEL_BACKEND = scorecard_pb2.Backend(
 LPIPS_BACKEND = scorecard_pb2.Backend(
     name="lpips-v0.1-alex", official=True, checkpoint_id="alexnet-owt-7be5be79.pth + alex.pth",
     note="the lpips package's LPIPS(net='alex') math re-implemented in torch (metrics/lpips) "
-         "with the same two weight files; parity with the package on the real weights is "
-         "not yet verified here",
+         "with the same two weight files; compared with the lpips package itself on its real "
+         "lin layers and a random AlexNet trunk (see parity), not on the real trunk",
     implementation="worldeval metrics/lpips (re-implements lpips 0.1 LPIPS(net='alex'))",
     parity=calibration.parity("lpips-v0.1-alex", otherwise="numpy reference on " + _TINY))
 
