@@ -1,0 +1,40 @@
+"""The checkpoints of VMBench's official PAS and TCS backends (spec §3), importable
+without torch. Files are those the official scripts read from `<repo>/.cache/`; the
+resolver finds them under --checkpoint_dir/<name>/, in the Hugging Face cache, or
+downloads them at the pinned revision.
+
+Pins: the spec gives no revision or digest for GD-ML/VMBench, so its files stay at
+`main` with no sha256 (the trust gate reports them UNPINNED_CHECKPOINT), except SAM
+ViT-H, whose file is Meta's release `sam_vit_h_4b8939.pth` (2,564,550,879 bytes, sha256
+a7bf3b02...; the same digest is published by many independent users of that file): a
+different file under that name is refused. bert-base-uncased is pinned to the revision
+whose vocab.txt has sha256 07eced37... (the tokenizer is what GroundingDINO takes from
+it; its BERT weights come from the GroundingDINO checkpoint).
+"""
+
+from metrics.checkpoints import resolver
+
+_HUB = "GD-ML/VMBench"
+
+GROUNDING_DINO_SWINB = resolver.CheckpointSpec(
+    name="vmbench_groundingdino_swinb", filename="groundingdino_swinb_cogcoor.pth",
+    hf_repo=_HUB, license="Apache-2.0 (IDEA-Research/GroundingDINO)")
+BERT_BASE_UNCASED = resolver.CheckpointSpec(
+    name="bert_base_uncased_snapshot", filename="vocab.txt",
+    hf_repo="google-bert/bert-base-uncased",
+    hf_revision="86b5e0934494bd15c9632b12f734a8a67f723594", snapshot=True,
+    sha256="07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
+    license="Apache-2.0")
+SAM_VIT_H = resolver.CheckpointSpec(
+    name="vmbench_sam_vit_h", filename="sam_vit_h_4b8939.pth", hf_repo=_HUB,
+    sha256="a7bf3b02f3ebf1267aba913ff637d9a2d5c33d3173bb679e46d9f338c26f262e",
+    size_bytes=2_564_550_879, license="Apache-2.0 (facebookresearch/segment-anything)")
+SAM2_1_HIERA_L = resolver.CheckpointSpec(
+    name="vmbench_sam2_1_hiera_large", filename="sam2.1_hiera_large.pt", hf_repo=_HUB,
+    license="Apache-2.0 (facebookresearch/sam2)")
+COTRACKER3_OFFLINE = resolver.CheckpointSpec(
+    name="vmbench_cotracker3_offline", filename="scaled_offline.pth", hf_repo=_HUB,
+    license="CC-BY-NC 4.0 (facebookresearch/co-tracker)")
+
+PAS = (GROUNDING_DINO_SWINB, BERT_BASE_UNCASED, SAM_VIT_H, COTRACKER3_OFFLINE)
+TCS = (GROUNDING_DINO_SWINB, BERT_BASE_UNCASED, SAM2_1_HIERA_L, COTRACKER3_OFFLINE)
