@@ -82,11 +82,22 @@ def views(frames_rgb: np.ndarray, clip_len: int = CLIP_LEN, rate: int = RATE,
     return np.stack(out)
 
 
+def mean_softmax(logits: np.ndarray) -> np.ndarray:
+    """The mean over views of each view's softmax, in float64 from the logits as the model
+    produced them (the fine-tuning code's merge re-reads the logits and softmaxes them)."""
+    logits = np.asarray(logits, np.float64)
+    if logits.ndim != 2 or len(logits) == 0:
+        raise ValueError(f"expected (views, classes) logits, found {logits.shape}")
+    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return np.mean(shifted / shifted.sum(axis=1, keepdims=True), axis=0)
+
+
 def expected_rating(probabilities: np.ndarray, weights) -> float:
-    """Σ_k p_k w_k of a class-probability vector (e.g. views' mean softmax)."""
+    """sum_k p_k w_k of a class-probability vector (e.g. views' mean softmax), summed as
+    np.sum(p * w)."""
     probabilities = np.asarray(probabilities, np.float64)
     weights = np.asarray(weights, np.float64)
     if probabilities.shape != weights.shape:
         raise ValueError(f"{probabilities.shape[-1] if probabilities.ndim else 0} class "
                          f"probabilities for {len(weights)} weights")
-    return float(np.dot(probabilities, weights))
+    return float(np.sum(probabilities * weights))

@@ -72,3 +72,13 @@ def test_expected_rating():
     assert views.expected_rating([.2] * 5, [0, .25, .5, .75, 1]) == pytest.approx(0.5)
     with pytest.raises(ValueError):
         views.expected_rating([.5, .5], [0, .25, .5])
+
+
+def test_mean_softmax_is_scipys_per_view_then_the_mean():
+    logits = np.array([[0.5, -1.0, 2.0, 0.0, 0.25], [3.0, 3.0, -2.0, 0.0, 1.0]], np.float32)
+    by_hand = [np.exp(row.astype(np.float64)) / np.exp(row.astype(np.float64)).sum()
+               for row in logits]
+    np.testing.assert_allclose(views.mean_softmax(logits), np.mean(by_hand, axis=0),
+                               rtol=1e-15)
+    with pytest.raises(ValueError):
+        views.mean_softmax(np.zeros((0, 5)))
