@@ -1,0 +1,39 @@
+"""CAS (spec §4.4) on the engine: VideoMAE v2 ViT-g/14 with its 5-way head.
+
+Per video: the 30 test views of metrics/videomae/views.py (16 frames at stride 4, 10
+temporal x 3 spatial, short side 224) of the RGB frames, the classifier's logits per view
+(batched), each view's softmax in float64 and their mean, then the expected rating with
+weights 0, 0.25, 0.5, 0.75, 1 (class 0 worst).
+
+Deviations from the official run, named in the backend: frames come from OpenCV (the
+official dataset decodes with decord); one process instead of torchrun/NCCL/DeepSpeed.
+Modes: `official-intent` loads vit_g_vmbench.pt as run_class_finetuning.py would (the
+leaderboard's numbers imply it); `as-shipped` scores with the random initialisation the
+official commonsense_adherence_score.py actually runs (it never loads the checkpoint),
+only to show that behaviour: never leaderboard-eligible.
+"""
+
+from benchmarks.common import family as family_lib
+from benchmarks.vmbench import official_scores
+from metrics.videomae import views
+
+WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
+OFFICIAL_INTENT, AS_SHIPPED = "official-intent", "as-shipped"
+VIEWS = "cas_views"
+
+
+class Cas(family_lib.Family):
+    """CAS with a classifier whose `logits(views, batch_size)` gives (V, 5)."""
+
+    name = "cas"
+    metric_ids = (official_scores.CAS,)
+
+    def __init__(self, backend, checkpoints, classifier, batch_size: int = 10):
+        super().__init__(backend, checkpoints)
+        self.classifier, self.batch_size = classifier, batch_size
+
+    def compute(self, ctx) -> family_lib.FamilyResult:
+        clips = views.views(ctx.frames[..., ::-1])
+        logits = self.classifier.logits(clips, batch_size=self.batch_size)
+        value = views.expected_rating(views.mean_softmax(logits), WEIGHTS)
+        return family_lib.FamilyResult({official_scores.CAS: value, VIEWS: float(len(clips))})
