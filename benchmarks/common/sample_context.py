@@ -84,3 +84,7 @@ class SampleContext:
     split: str = ""
     frames: np.ndarray                       # (N, H, W, 3) BGR uint8, decoded once
     reference: Optional[ReferenceFrames] = None
+    # The columns of the families that already ran on this sample, filled by the engine
+    # as it goes (families run in the order the benchmark lists them), so that a family
+    # can use another's value, e.g. VMBench's MSS threshold reads that video's PAS.
+    earlier: dict = dataclasses.field(default_factory=dict)

@@ -141,6 +141,7 @@ def run_families(ctx, families: Sequence[family_lib.Family],
             raise _FamilyBug(_bug_text(f"family {fam.name}", e)) from e
         sample.diagnostics[SECONDS + fam.name] = f"{time.perf_counter() - start:.4f}"
         columns.update({k: v for k, v in result.columns.items() if v is not None})
+        ctx.earlier.update(columns)
         sample.unavailable.update(result.unavailable)
     return columns
 

@@ -193,3 +193,27 @@ def test_warnings_are_kept_once_each_in_order():
     assert sample_loop.warnings_of(sample) == ["/a.jpg: cut short", "/b.jpg: cut short"]
     assert sample_loop.warnings_of(scorecard_pb2.SampleScore()) == []
 
+
+
+class _Spread(family_lib.Family):
+    """Reads the columns of the families before it (ctx.earlier)."""
+
+    name = "spread"
+    metric_ids = ("Spread",)
+
+    def compute(self, ctx):
+        if "Max" not in ctx.earlier:
+            raise family_lib.FamilyUnavailable("needs Max, which did not run before it")
+        return family_lib.FamilyResult({"Spread": ctx.earlier["Max"] - ctx.earlier["Mean"]})
+
+
+def test_a_family_reads_the_columns_of_the_families_before_it():
+    frames = np.arange(2 * 4 * 4 * 3, dtype=np.uint8).reshape(2, 4, 4, 3)
+    ctx = sample_context.SampleContext(sample_id="s", frames=frames)
+    sample = scorecard_pb2.SampleScore(sample_id="s")
+    cols = sample_loop.run_families(ctx, [_Mean(None), _Max(None), _Spread(None)], sample)
+    assert cols["Spread"] == pytest.approx(95 - 47.5)
+    early = sample_context.SampleContext(sample_id="s", frames=frames)
+    sample = scorecard_pb2.SampleScore(sample_id="s")
+    sample_loop.run_families(early, [_Spread(None), _Max(None)], sample)
+    assert "needs Max" in sample.unavailable["Spread"]
