@@ -115,6 +115,11 @@ def load_official_state(model: vit.VideoClassifierViT, raw: Mapping, source: str
         raise ValueError(f"{source}: expected the VideoMAE v2 classifier's tensors, "
                          f"{len(missing)} missing (e.g. {missing[:5]}); the official loader "
                          f"would leave them randomly initialised")
+    wrong = [f"{k} {tuple(state[k].shape)} (needs {tuple(v.shape)})"
+             for k, v in expected.items() if tuple(state[k].shape) != tuple(v.shape)]
+    if wrong:
+        raise ValueError(f"{source}: tensors of the wrong shape for this model config: "
+                         f"{wrong[:5]}")
     result = model.load_state_dict({k: state[k] for k in expected}, strict=True)
     assert not result.missing_keys and not result.unexpected_keys
     ignored = tuple(sorted(k for k in state if k not in expected))
