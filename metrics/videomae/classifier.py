@@ -21,6 +21,9 @@ import torch
 from metrics.videomae import checkpoint as checkpoint_lib
 from metrics.videomae import vit
 
+# The scorecard's name of this backend (architecture and head, not a benchmark).
+BACKEND_NAME = "videomae-v2-vit-g14-5cls"
+
 
 class Classifier:
     def __init__(self, model: vit.VideoClassifierViT, device: str = "cpu",
