@@ -52,6 +52,13 @@ def test_state_under_model_or_module_with_run_args(tmp_path, key):
     np.testing.assert_array_equal(loaded.logits(_clips()), _reference_logits(model))
 
 
+def test_legacy_file_format_loads(tmp_path):
+    model = _model()
+    path = tmp_path / "legacy.pt"
+    torch.save({"model": model.state_dict()}, path, _use_new_zipfile_serialization=False)
+    np.testing.assert_array_equal(_load(path).logits(_clips()), _reference_logits(model))
+
+
 def test_model_key_order_and_bare_state(tmp_path):
     first, second = _model(seed=0), _model(seed=1)
     both = _save(tmp_path, {"model": first.state_dict(), "module": second.state_dict()})

@@ -6,10 +6,15 @@ official code writes the fp16 logits as text and applies scipy's softmax to the 
 values). On CPU it runs in float32 (named by `precision`). Views go through in batches of
 `batch_size`, so memory is bounded by one batch whatever the number of views.
 
-Memory: the ViT-g/14 CAS model has 1,011,617,797 parameters, 4.05 GB in float32 and
-2.02 GB in float16 (autocast keeps float32 weights and casts per op, so 4.05 GB plus
-transient fp16 copies); a batch of 10 views is 10 x 2048 tokens x 1408 channels, about
-115 MB per activation tensor in float32.
+Memory (measured on CPU, fp32, 2 threads; RSS peak above the loaded model): the tiny
+test model (embed 32, 4 heads, 224 px) needs ~0.16 GB for a batch of 1 view and ~1.3 GB
+for a batch of 10 (its 2048 x 2048 attention maps dominate). The ViT-g/14 CAS model has
+1,011,617,797 parameters: 4.05 GB in float32, 2.02 GB in float16. One block at its full
+width needs ~0.59 GB per view in a batch (measured, batch 1 and 2), so a batch of 10 views
+is ~5.9 GB on top of the 4.05 GB of weights on CPU (~10 GB), at roughly 75 s per view on
+two cores. On CUDA under fp16 autocast the weights stay float32 (4.05 GB) with fp16
+copies made per batch (2.02 GB), and a batch of 10 needs an estimated ~4 GB more (not
+measured here: no GPU in this session). `batch_size` trades this memory for time.
 """
 
 import pathlib
@@ -77,9 +82,9 @@ def load_videomae_classifier(checkpoint_path, device: str = "cpu",
     raw = checkpoint_lib.read_checkpoint(checkpoint_path)
     with torch.device("meta"):
         model = vit.VideoClassifierViT(config)
-    model.to_empty(device="cpu")
+    model.to_empty(device=device)
     if not config.learnable_pos_embed:  # a buffer outside the state dict: rebuild it
-        model.pos_embed = vit.sinusoid_table(config.num_patches, config.embed_dim)
+        model.pos_embed = vit.sinusoid_table(config.num_patches, config.embed_dim).to(device)
     report = checkpoint_lib.load_official_state(model, raw, str(pathlib.Path(checkpoint_path)),
                                                 model_key)
     return Classifier(model, device, report)

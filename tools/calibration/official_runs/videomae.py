@@ -83,7 +83,7 @@ def main(vmbench, inputs, out_path):
     model = _model(modeling_finetune)
     utils.load_state_dict(model, torch.load(inputs / "videomae_tiny.pt")["model"])
     clips = np.load(inputs / "videomae_clips.npz")
-    work = pathlib.Path(out_path).resolve().parent / "videomae_official_work"
+    work = inputs / "official_work"  # test.csv, 0.txt, meta.json: outside the repository
     work.mkdir(exist_ok=True)
     names = sorted(clips.files)
     (work / "test.csv").write_text("".join(f"{n} 0\n" for n in names))
