@@ -75,6 +75,8 @@ def select_state(raw: Mapping, model_key: str = "model|module") -> Tuple[str, Di
             break
     else:
         chosen, state = "", raw
+    if not isinstance(state, Mapping):
+        raise ValueError(f"expected a state dict under {chosen!r}, found {type(state).__name__}")
     return chosen, {(k[len("_orig_mod."):] if k.startswith("_orig_mod.") else k): v
                     for k, v in state.items()}
 
@@ -108,7 +110,10 @@ def resample_pos_embed(table: torch.Tensor, config: vit.VitConfig) -> torch.Tens
 def load_official_state(model: vit.VideoClassifierViT, raw: Mapping, source: str,
                         model_key: str = "model|module") -> LoadReport:
     """Steps 1-6 into `model`; `source` names the file in errors."""
-    chosen, state = select_state(raw, model_key)
+    try:
+        chosen, state = select_state(raw, model_key)
+    except ValueError as error:
+        raise ValueError(f"{source}: {error}") from error
     expected = model.state_dict()
     for key in HEAD_KEYS:
         if key in state and tuple(state[key].shape) != tuple(expected[key].shape):
@@ -126,6 +131,9 @@ def load_official_state(model: vit.VideoClassifierViT, raw: Mapping, source: str
         raise ValueError(f"{source}: expected the VideoMAE v2 classifier's tensors, "
                          f"{len(missing)} missing (e.g. {missing[:5]}); the official loader "
                          f"would leave them randomly initialised")
+    not_tensors = [k for k in expected if not isinstance(state[k], torch.Tensor)]
+    if not_tensors:
+        raise ValueError(f"{source}: expected tensors, found other values at {not_tensors[:5]}")
     wrong = [f"{k} {tuple(state[k].shape)} (needs {tuple(v.shape)})"
              for k, v in expected.items() if tuple(state[k].shape) != tuple(v.shape)]
     if wrong:

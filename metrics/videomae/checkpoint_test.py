@@ -113,6 +113,8 @@ def test_missing_tensor_and_unreadable_file(tmp_path):
     bad.write_bytes(b"not a checkpoint")
     with pytest.raises(ValueError, match=r"bad\.pt: expected a torch\.save'd"):
         _load(bad)
+    with pytest.raises(ValueError, match="expected a state dict under 'model', found list"):
+        checkpoint.select_state({"model": [1, 2]})
     with pytest.raises(FileNotFoundError, match="absent.pt"):
         _load(tmp_path / "absent.pt")
 
