@@ -95,3 +95,15 @@ def test_clip_shape_is_checked():
         assert "(B, 3, 16, 28, 28)" in str(error)
     else:
         raise AssertionError("an 8-frame clip was accepted")
+
+
+def test_norm_eps_and_exact_gelu_of_the_official_model():
+    """What the shapes cannot show: every LayerNorm (fc_norm included) at eps 1e-6, the
+    MLP's exact (erf) GELU, head_dim ** -0.5 as the attention scale."""
+    with torch.device("meta"):
+        model = vit.VideoClassifierViT(vit.VIT_G_CAS)
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.LayerNorm)]
+    assert len(norms) == 2 * 40 + 1 and all(m.eps == 1e-6 for m in norms)
+    acts = [m.mlp.act for m in model.blocks]
+    assert all(type(a) is torch.nn.GELU and a.approximate == "none" for a in acts)
+    assert model.blocks[0].attn.scale == 88 ** -0.5

@@ -35,7 +35,7 @@ OFFICIAL = "tools/calibration/videomae_official.csv"
 CHECKPOINT = "videomae_tiny.pt"
 CLIPS = "videomae_clips.npz"
 SEED = 0
-NOISE = 0.05
+NOISE = 0.2
 WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
 # vit_giant_patch14_224 (patch 14, mlp 48/11, qkv bias, LayerNorm eps 1e-6) at 224 px and
 # 16 frames, shrunk in width and depth only.
