@@ -12,9 +12,12 @@ replaced by the stored RGB frames), and scores them with the official `final_tes
 logits written as text) and `final_merge` (scipy softmax, mean over views, expected rating).
 Stored (videomae_official.csv), per clip: the views (shape, sum, sum of squares, 256 seeded
 values), every logit, the mean softmax and the CAS value; and the logits of the official
-constructor's random initialisation (seed SEED), which vit.random_init must reproduce.
+constructor's random initialisation (seed SEED), which vit.random_init must reproduce; and
+what run_class_finetuning's own --finetune block makes of a second file (learned_prefixed_state),
+which load_videomae_classifier must equal.
 """
 
+import dataclasses
 import pathlib
 import tempfile
 from typing import List
@@ -33,6 +36,7 @@ BACKEND = classifier.BACKEND_NAME
 TEST = "//tools/calibration:videomae_parity_test"
 OFFICIAL = "tools/calibration/videomae_official.csv"
 CHECKPOINT = "videomae_tiny.pt"
+LEARNED_CHECKPOINT = "videomae_tiny_learned_prefixed.pt"
 CLIPS = "videomae_clips.npz"
 SEED = 0
 NOISE = 0.2
@@ -40,6 +44,7 @@ WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
 # vit_giant_patch14_224 (patch 14, mlp 48/11, qkv bias, LayerNorm eps 1e-6) at 224 px and
 # 16 frames, shrunk in width and depth only.
 TINY = vit.VitConfig(embed_dim=32, depth=2, num_heads=4)
+TINY_LEARNED = dataclasses.replace(TINY, learnable_pos_embed=True)
 # (frames, height, width, texture seed): 69 landscape frames give 18 sampled indices and
 # temporal starts 0/1/2; 21 portrait frames give 6 indices padded to 16.
 CLIP_SPECS = ((69, 97, 131, 21), (21, 131, 97, 22))
@@ -72,11 +77,24 @@ def tiny_weights() -> vit.VideoClassifierViT:
     return model
 
 
+def learned_prefixed_state() -> dict:
+    """The loader check's file content: TINY_LEARNED weights (noise as tiny_weights) with a
+    learned 12 x 12 (168 px) position table, under "module", keys `_orig_mod.backbone.*`."""
+    model = vit.random_init(TINY_LEARNED, SEED + 2)
+    generator = torch.Generator().manual_seed(SEED + 3)
+    state = {k: v + torch.randn(v.shape, generator=generator) * NOISE
+             for k, v in model.state_dict().items() if k != "pos_embed"}
+    state["pos_embed"] = torch.randn((1, 8 * 12 * 12, TINY.embed_dim), generator=generator)
+    return {"module": {"_orig_mod.backbone." + k: v for k, v in state.items()}, "epoch": 0}
+
+
 def write_inputs(folder) -> pathlib.Path:
-    """The checkpoint in the official layout ({"model": state dict}) and the RGB clips."""
+    """The checkpoint in the official layout ({"model": state dict}), the loader check's
+    file and the RGB clips."""
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     torch.save({"model": tiny_weights().state_dict(), "epoch": 0}, folder / CHECKPOINT)
+    torch.save(learned_prefixed_state(), folder / LEARNED_CHECKPOINT)
     np.savez(folder / CLIPS, **{f"clip_{i}": c for i, c in enumerate(clips_rgb())})
     return folder / CHECKPOINT
 

@@ -30,14 +30,21 @@ What is official and what is not:
            is recomputed here from the logits in 0.txt the same way.
   random   the logits of the same constructor's own initialisation after
            torch.manual_seed(0) on clip 0's views (vit.random_init must reproduce them).
+  loader   run_class_finetuning.py's own `if args.finetune:` block (its source lines
+           541-672, executed unchanged, as main() would run them for --finetune) loading
+           the second input file ("module" key, `_orig_mod.backbone.` prefixes, a learned
+           12 x 12 position table) into a learned-table model at 224 px (16 x 16): the
+           resampled table and the logits of clip 0's first 6 views.
 """
 
 import argparse
+import collections
 import csv
 import functools
 import json
 import pathlib
 import sys
+import textwrap
 
 import numpy as np
 import torch
@@ -61,14 +68,30 @@ class _Frames:
         return type("Batch", (), {"asnumpy": lambda self: batch})()
 
 
-def _model(modeling_finetune, init_seed=None):
+def _official_finetune_load(vmbench, model, path):
+    """Runs the --finetune block of run_class_finetuning.main() on `model`, unchanged."""
+    import utils  # pylint: disable=import-outside-toplevel
+    lines = (vmbench / "VideoMAEv2" / "run_class_finetuning.py").read_text().splitlines()
+    start = lines.index("    if args.finetune:")
+    end = start + next(i for i, line in enumerate(lines[start:])
+                       if "model, checkpoint_model, prefix=args.model_prefix)" in line)
+    block = textwrap.dedent("\n".join(lines[start:end + 1]))
+    args = argparse.Namespace(finetune=str(path), model_key="model|module", model_prefix="",
+                              num_frames=16, tubelet_size=2, input_size=224,
+                              data_set="Commonsense-Adherence")
+    exec(block, {"args": args, "model": model, "torch": torch, "utils": utils,  # noqa: S102
+                 "OrderedDict": collections.OrderedDict, "json": json})
+
+
+def _model(modeling_finetune, init_seed=None, **overrides):
     if init_seed is not None:
         torch.manual_seed(init_seed)
     return modeling_finetune.VisionTransformer(
         patch_size=14, embed_dim=32, depth=2, num_heads=4, mlp_ratio=48 / 11, qkv_bias=True,
         norm_layer=functools.partial(nn.LayerNorm, eps=1e-6), img_size=224, num_classes=5,
         all_frames=16, tubelet_size=2, drop_rate=0.0, drop_path_rate=0.3, attn_drop_rate=0.0,
-        head_drop_rate=0.0, use_mean_pooling=True, init_scale=0.001, with_cp=False)
+        head_drop_rate=0.0, use_mean_pooling=True, init_scale=0.001, with_cp=False,
+        **overrides)
 
 
 def main(vmbench, inputs, out_path):
@@ -134,6 +157,12 @@ def main(vmbench, inputs, out_path):
     with torch.no_grad():
         random_logits = random_model(torch.from_numpy(np.stack(views[names[0]])))
     stats(0, "random_init_logits", random_logits.numpy(), 0)
+    learned = _model(modeling_finetune, use_learnable_pos_emb=True)
+    _official_finetune_load(vmbench, learned, inputs / "videomae_tiny_learned_prefixed.pt")
+    with torch.no_grad():
+        loaded_logits = learned.eval()(torch.from_numpy(np.stack(views[names[0]][:6])))
+    stats(0, "loader_pos_embed", learned.pos_embed.detach().numpy(), 256)
+    stats(0, "loader_logits", loaded_logits.numpy(), 0)
     with open(out_path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(("frame", "tensor", "shape", "stat", "value"))
