@@ -1,5 +1,7 @@
 """load_sam2 on a tiny random model saved in the official checkpoint format."""
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -61,6 +63,8 @@ def test_propagate_yields_every_object_on_frames_start_to_the_end(model, clip):
         assert all(m.shape == (97, 131) and m.dtype == np.bool_ for m in masks.values())
     # frame 1 is the input mask itself (logits +-10 resampled), the empty one stays empty
     assert (out[0][1][7] == first).mean() > 0.98 and not out[0][1][2].any()
+    only_start = model.propagate(clip, {7: first}, start_frame=2, max_frames=0)
+    assert [frame for frame, _ in only_start] == [2]
 
 
 def test_fill_holes_fills_only_small_background_components():
@@ -91,10 +95,16 @@ def test_bad_inputs_name_what_was_expected(model, clip, tmp_path):
         model.image_masks(clip[0], np.zeros((4,)))
     with pytest.raises(ValueError, match="masks\\[1\\]"):
         model.propagate(clip, {1: np.zeros((5, 5), bool)}, 0, 1)
+    with pytest.raises(ValueError, match="max_frames"):
+        model.propagate(clip, {1: np.zeros((97, 131), bool)}, 0, -1)
     with pytest.raises(FileNotFoundError, match="sam2.1_hiera_large.pt"):
         sam2_loader.load_sam2(tmp_path / "missing.pt")
     torch.save({"state_dict": {}}, str(tmp_path / "other.pt"))
     with pytest.raises(ValueError, match="under 'model'"):
         sam2_loader.load_sam2(tmp_path / "other.pt")
+    wider = dataclasses.replace(sam2_tiny.TINY, embed_dim=16)
     with pytest.raises(ValueError, match="does not fit"):
-        sam2_loader.load_sam2(sam2_tiny.save_tiny_sam2(tmp_path / "t.pt"))  # Hiera-L config
+        sam2_loader.load_sam2(sam2_tiny.save_tiny_sam2(tmp_path / "t.pt"), config=wider)
+    deeper = dataclasses.replace(sam2_tiny.TINY, memory_attention_layers=2)
+    with pytest.raises(ValueError, match="missing"):
+        sam2_loader.load_sam2(tmp_path / "t.pt", config=deeper)

@@ -74,6 +74,21 @@ def fill_holes(logits: torch.Tensor, max_area: int) -> torch.Tensor:
     return out
 
 
+def _tracked_frames(frames: np.ndarray, start: int, max_frames: int, size: int
+                    ) -> Dict[int, torch.Tensor]:
+    """Every frame index of the video; only start .. min(start + max_frames, T - 1) resized.
+
+    The official loader resizes the whole video once per `init_state`; only the tracked
+    frames are read, so the others share one placeholder (never read) and a keyframe loop
+    resizes each frame about once instead of once per keyframe.
+    """
+    end = min(start + max_frames, len(frames) - 1)
+    resized = frames_to_model(frames[start:end + 1], size)
+    placeholder = torch.empty(0)
+    return {i: resized[i - start] if start <= i <= end else placeholder
+            for i in range(len(frames))}
+
+
 def _condition(model, session, masks: Masks, start: int, size: int, max_area: int) -> None:
     """Adds the masks on frame `start` and encodes its memory as the official preflight."""
     from transformers.models.sam2_video.modeling_sam2_video import Sam2VideoModel  # noqa
@@ -112,10 +127,12 @@ def propagate_logits(model, frames_rgb: np.ndarray, masks: Masks, start: int, ma
                              f"got {np.shape(mask)}")
     if not 0 <= start < len(frames):
         raise ValueError(f"start_frame {start} outside the {len(frames)} frames")
+    if max_frames < 0:
+        raise ValueError(f"max_frames must be >= 0 (frames after start_frame), got {max_frames}")
     session = Sam2VideoInferenceSession(
-        video=frames_to_model(frames, size), video_height=frames.shape[1],
-        video_width=frames.shape[2], inference_device=device, inference_state_device=device,
-        video_storage_device="cpu", dtype=torch.float32)
+        video_height=frames.shape[1], video_width=frames.shape[2], inference_device=device,
+        inference_state_device=device, video_storage_device="cpu", dtype=torch.float32)
+    session.processed_frames = _tracked_frames(frames, start, max_frames, size)
     with torch.inference_mode():
         _condition(model, session, masks, start, size, max_area)
         for out in model.propagate_in_video_iterator(session, start_frame_idx=start,
