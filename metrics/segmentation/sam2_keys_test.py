@@ -61,3 +61,15 @@ def test_mlp_layers_become_proj_in_layers_proj_out():
 def test_an_unknown_key_is_an_error_naming_it():
     with pytest.raises(ValueError, match="image_encoder.trunk.extra"):
         sam2_keys.to_transformers({"image_encoder.trunk.extra.weight": torch.zeros(1)})
+
+
+def test_the_configs_carry_the_official_post_processing_overrides():
+    for config in (sam2_config.image_config(), sam2_config.video_config()):
+        decoder = config.mask_decoder_config
+        assert decoder.dynamic_multimask_via_stability
+        assert (decoder.dynamic_multimask_stability_delta,
+                decoder.dynamic_multimask_stability_thresh) == (0.05, 0.98)
+    video = sam2_config.video_config()
+    assert (video.num_maskmem, video.memory_attention_num_layers,
+            video.memory_attention_rope_feat_sizes) == (7, 4, [64, 64])
+    assert sam2_config.HIERA_L.fill_hole_area == 8

@@ -7,8 +7,11 @@ shares its tensors (the official image and video predictors read the same file).
 
 Verified: key names and shapes against the official Hiera-L model (a committed list,
 `sam2_keys_test`); the image and video predictors against the vendored official code on
-identical random weights (tools/calibration/sam2_parity). Differs from VMBench's
-official environment:
+identical random weights (tools/calibration/sam2_parity: image input bit-exact, logits
+within 5e-7, every mask pixel equal; the boxes there all take the decoder's stability
+fallback, and the video check fails with transformers' own conditioning-frame memory,
+see sam2_video). Not verified: the real Hiera-L weights' outputs (no checkpoint here)
+and the CUDA/bf16 path (no GPU). Differs from VMBench's official environment:
   * video frames: the official loader decodes the mp4 with decord and lets ffmpeg
     (swscale, in YUV) resize to 1024 x 1024; here the caller's decoded RGB frames are
     resized with PIL bicubic (`sam2_video.frames_to_model`), not bit-identical;
