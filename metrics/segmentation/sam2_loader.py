@@ -14,7 +14,8 @@ see sam2_video). Not verified: the real Hiera-L weights' outputs (no checkpoint 
 and the CUDA/bf16 path (no GPU). Differs from VMBench's official environment:
   * video frames: the official loader decodes the mp4 with decord and lets ffmpeg
     (swscale, in YUV) resize to 1024 x 1024; here the caller's decoded RGB frames are
-    resized with PIL bicubic (`sam2_video.frames_to_model`), not bit-identical;
+    resized with PIL bilinear (`sam2_video.frames_to_model`), not bit-identical (mean
+    |diff| ~1.1 of 255 against decord 0.6.0 on an mp4v clip, see frames_to_model);
   * hole filling: the official `fill_hole_area=8` runs only where the optional CUDA
     extension `sam2._C` was built (otherwise it warns and skips); here it always runs
     (OpenCV 8-connected components; `Sam2Architecture.fill_hole_area=0` turns it off);
