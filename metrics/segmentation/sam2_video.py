@@ -95,7 +95,6 @@ def _tracked_frames(frames: np.ndarray, start: int, max_frames: int, size: int
 
 def _condition(model, session, masks: Masks, start: int, size: int, max_area: int) -> None:
     """Adds the masks on frame `start` and encodes its memory as the official preflight."""
-    from transformers.models.sam2_video.modeling_sam2_video import Sam2VideoModel  # noqa
     indices = []
     for obj_id, mask in masks.items():
         idx = session.obj_id_to_idx(obj_id)
