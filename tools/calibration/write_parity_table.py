@@ -19,6 +19,7 @@ from tools.calibration import dinov2_parity
 from tools.calibration import lpips_parity
 from tools.calibration import parity_table
 from tools.calibration import raft_parity
+from tools.calibration import sam2_parity
 from tools.calibration import videomae_parity
 
 _OUTPUT = flags.DEFINE_string("output", None, "Where to write the CSV (absolute path; "
@@ -26,7 +27,7 @@ _OUTPUT = flags.DEFINE_string("output", None, "Where to write the CSV (absolute 
 
 # Every parity check; a backend without an entry here has no calibration row.
 RUNS = (lpips_parity.run, clip_parity.run_aesthetic, clip_parity.run_b32, raft_parity.run,
-        depth_anything_parity.run, clipiqa_parity.run, dinov2_parity.run,
+        depth_anything_parity.run, clipiqa_parity.run, dinov2_parity.run, sam2_parity.run,
         videomae_parity.run)
 
 
