@@ -19,7 +19,7 @@ and temporal_coherence_score.py):
 - caption: `lower()`, `strip()`, "." appended unless it ends with one; tokenized by the
   local folder's tokenizer (`AutoTokenizer`), cut to `max_text_len` tokens; BERT's
   attention mask and position ids per phrase are the official ones
-  (`official_text_masks`; transformers' own differ at the delimiters), and so is the
+  (`grounding_dino_text.official_text_masks`; transformers' own differ at the delimiters), and so is the
   text position embedding (float32; transformers 5.18 truncates it to int64).
 - post-processing: sigmoid of `pred_logits`; queries whose max over tokens is
   > box_threshold are kept with their `pred_boxes` (normalised cx, cy, w, h of the resized
@@ -40,7 +40,6 @@ transformers' multi-scale deformable attention is its pure-PyTorch path on CPU a
 here (no custom kernel is loaded).
 """
 
-import contextlib
 import dataclasses
 import logging
 import pathlib
@@ -56,6 +55,7 @@ from transformers.models.grounding_dino import modeling_grounding_dino
 
 from metrics.detection import grounding_dino_config
 from metrics.detection import grounding_dino_keys
+from metrics.detection import grounding_dino_text
 
 BACKEND_NAME = "groundingdino-swinb"
 SHORT_SIDE = 800
@@ -113,70 +113,6 @@ def official_caption(caption: str) -> str:
     return caption if caption.endswith(".") else caption + "."
 
 
-def official_text_masks(input_ids: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
-    """The official `generate_masks_with_special_tokens_and_transfer_map` (bertwarper.py).
-
-    Each run of tokens up to and including a delimiter ([CLS], [SEP], ".", "?") attends
-    within itself, with position ids 0, 1, ... counted from the previous delimiter; the
-    first and last token attend to themselves with position 0. (As in the official loop,
-    the previous delimiter is not reset between rows of a batch.)
-
-    transformers 5.18's vectorised version gives the delimiter itself position 0 instead
-    of its place in the run ("red sphere." -> 0 0 1 0 0, officially 0 0 1 2 0), which
-    moves BERT's output and the text position embedding; GroundingDino.forward uses this
-    one (grounding_dino_test pins the difference).
-
-    Returns:
-        (attention mask (B, N, N) bool, position ids (B, N) long).
-    """
-    batch, length = input_ids.shape
-    special = torch.isin(input_ids, torch.tensor(modeling_grounding_dino.SPECIAL_TOKENS,
-                                                 device=input_ids.device))
-    mask = torch.eye(length, device=input_ids.device).bool().unsqueeze(0).repeat(batch, 1, 1)
-    positions = torch.zeros((batch, length), dtype=torch.long, device=input_ids.device)
-    previous = 0
-    for row, col in torch.nonzero(special).tolist():
-        if col in (0, length - 1):
-            mask[row, col, col] = True
-            positions[row, col] = 0
-        else:
-            mask[row, previous + 1:col + 1, previous + 1:col + 1] = True
-            positions[row, previous + 1:col + 1] = torch.arange(0, col - previous)
-        previous = col
-    return mask, positions
-
-
-def _float_positions(theirs):
-    """transformers' sine embedding, computed from float positions.
-
-    transformers 5.18's `encode_sinusoidal_position_embedding` returns its result in the
-    input's dtype, so the long text position ids get an int64 embedding (every sine and
-    cosine truncated to 0 or 1); the official `get_sine_pos_embed` keeps float32. Float
-    inputs (the query boxes) are passed through unchanged.
-    """
-    def embed(positions, *args, **kwargs):
-        if not positions.is_floating_point():
-            positions = positions.float()
-        return theirs(positions, *args, **kwargs)
-    return embed
-
-
-@contextlib.contextmanager
-def _official_text_in_transformers():
-    """transformers' GroundingDinoModel.forward with the official text masks, position
-    ids and float text position embedding (two transformers 5.18 deviations)."""
-    masks, sine = ("generate_masks_with_special_tokens_and_transfer_map",
-                   "encode_sinusoidal_position_embedding")
-    theirs = {name: getattr(modeling_grounding_dino, name) for name in (masks, sine)}
-    setattr(modeling_grounding_dino, masks, official_text_masks)
-    setattr(modeling_grounding_dino, sine, _float_positions(theirs[sine]))
-    try:
-        yield
-    finally:
-        for name, function in theirs.items():
-            setattr(modeling_grounding_dino, name, function)
-
-
 class GroundingDino:
     """A loaded GroundingDINO: `detect` one frame for one caption."""
 
@@ -197,7 +133,7 @@ class GroundingDino:
     @torch.no_grad()
     def forward(self, pixels: torch.Tensor, caption: str) -> Tuple[torch.Tensor, torch.Tensor]:
         """(pred_logits (Q, max_text_len), pred_boxes (Q, 4)) for one preprocessed image."""
-        with _official_text_in_transformers():
+        with grounding_dino_text.official_text_in_transformers():
             outputs = self.model(pixel_values=pixels[None].to(self.device),
                                  **self.tokenize(caption))
         return outputs.logits[0].float().cpu(), outputs.pred_boxes[0].float().cpu()
@@ -208,6 +144,13 @@ class GroundingDino:
         caption = official_caption(caption)
         pixels = preprocess(image_rgb)
         logits, boxes = self.forward(pixels, caption)
+        return self.postprocess(logits, boxes, caption, box_threshold, text_threshold,
+                                tuple(pixels.shape[1:]))
+
+    def postprocess(self, logits: torch.Tensor, boxes: torch.Tensor, caption: str,
+                    box_threshold: float, text_threshold: float,
+                    input_size: Tuple[int, int]) -> Detections:
+        """get_grounding_output's filter and phrases on `forward`'s outputs."""
         probs = logits.sigmoid()
         keep = probs.max(dim=1).values > box_threshold
         kept = probs[keep]
@@ -217,7 +160,7 @@ class GroundingDino:
                    for p in kept]
         return Detections(boxes_cxcywh=boxes[keep].numpy().astype(np.float32),
                           scores=kept.max(dim=1).values.numpy().astype(np.float32),
-                          phrases=phrases, input_size=tuple(pixels.shape[1:]))
+                          phrases=phrases, input_size=input_size)
 
 
 def _read_checkpoint(path: pathlib.Path):

@@ -92,7 +92,7 @@ def run() -> List[parity_table.Row]:
         compared="pixel_values (grounding_dino.preprocess of the RGB frame): shape, mean, "
         "RMS and 32 values per frame vs the official transform's", **common)]
     ours, theirs, kept, problems = [], [], [], []
-    for i, frame, x in zip(FRAMES, frames, pixels):
+    for i, x in zip(FRAMES, pixels):
         for c, caption in enumerate(CAPTIONS):
             text = grounding_dino.official_caption(caption)
             n = detector.tokenize(text)["input_ids"].shape[1]
@@ -101,7 +101,8 @@ def run() -> List[parity_table.Row]:
                 wanted = official[(i, f"c{c}:{name}")]
                 ours.append(official_numbers.stats_like(tensor, wanted))
                 theirs.append(np.array([v for _, _, v in wanted]))
-            found = detector.detect(frame, caption, BOX_THRESHOLD, TEXT_THRESHOLD)
+            found = detector.postprocess(logits, boxes, text, BOX_THRESHOLD, TEXT_THRESHOLD,
+                                         tuple(x.shape[1:]))
             count = int(_kept(official, i, c, "kept_count")[0])
             if count != len(found.scores):
                 problems.append(f"frame {i} caption {c}: kept {len(found.scores)}, "
