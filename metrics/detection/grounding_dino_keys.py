@@ -23,7 +23,7 @@ set to the LayerNorm identity (ones, zeros).
 """
 
 import re
-from typing import Dict, Iterable, List, Tuple
+from typing import Dict, List, Tuple
 
 import torch
 
