@@ -43,6 +43,7 @@ here (no custom kernel is loaded).
 import dataclasses
 import logging
 import pathlib
+import pickle
 from typing import List, Tuple
 
 import numpy as np
@@ -166,7 +167,12 @@ class GroundingDino:
 def _read_checkpoint(path: pathlib.Path):
     if not path.is_file():
         raise FileNotFoundError(f"GroundingDINO checkpoint {path} does not exist")
-    raw = torch.load(str(path), map_location="cpu", weights_only=True)
+    try:  # tensors and plain containers only (the official code unpickles anything)
+        raw = torch.load(str(path), map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as err:
+        raise ValueError(f"{path}: not a weights-only torch file (the official "
+                         f"GroundingDINO checkpoint holds only tensors): "
+                         f"{str(err).splitlines()[0][:200]}") from err
     if not isinstance(raw, dict) or not isinstance(raw.get("model"), dict):
         raise ValueError(f"{path}: expected the official GroundingDINO file, a dict with a "
                          f"'model' state dict; got {type(raw).__name__} "

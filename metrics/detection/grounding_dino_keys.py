@@ -16,9 +16,13 @@ model computes the official model's outputs (tools/calibration/grounding_dino_pa
 
 Dropped official tensors: Swin's `relative_position_index` (a buffer both models
 compute from the window size), `bert.pooler.*` (the official wrapper never uses the
-pooled output; transformers builds BERT without a pooler) and `bert.embeddings.position_ids`
-(a buffer older transformers saved). transformers' `swin.layernorm` (after the last
-stage) has no official counterpart and is not used by its Swin backbone's forward: it is
+pooled output; transformers builds BERT without a pooler), and two tensors the
+released groundingdino_swinb_cogcoor.pth holds that the official model does not have
+(its strict=False load reports exactly these as unexpected, IDEA-Research/GroundingDINO
+issue 271): `bert.embeddings.position_ids` (a buffer older transformers saved) and
+`label_enc.weight` (the training-time denoising label table). transformers'
+`swin.layernorm` (after the last stage) has no official counterpart and is not used by
+its Swin backbone's forward: it is
 set to the LayerNorm identity (ones, zeros).
 """
 
@@ -30,7 +34,7 @@ import torch
 SWIN = "model.backbone.conv_encoder.model."
 UNUSED_BY_FORWARD = (SWIN + "swin.layernorm.weight", SWIN + "swin.layernorm.bias")
 _DROPPED = (r"backbone\.0\.layers\.\d+\.blocks\.\d+\.attn\.relative_position_index",
-            r"bert\.pooler\..*", r"bert\.embeddings\.position_ids")
+            r"bert\.pooler\..*", r"bert\.embeddings\.position_ids", r"label_enc\.weight")
 
 _B, _SB = "backbone.0.layers.{i}.blocks.{j}.", SWIN + "swin.encoder.layers.{i}.blocks.{j}."
 _E, _T = "transformer.encoder.layers.{i}.", "transformer.encoder.text_layers.{i}."

@@ -102,11 +102,12 @@ def test_the_checkpoint_is_the_official_layout_and_module_prefixes_load(tiny, tm
     assert "transformer.decoder.layers.1.ca_text.in_proj_weight" in state
     assert any(k.startswith("bert.encoder.layer.") for k in state)
     prefixed = {"module." + k: v for k, v in state.items()}
-    prefixed["module.label_enc.weight"] = torch.zeros(3)  # unknown: ignored like strict=False
+    prefixed["module.label_enc.weight"] = torch.zeros(3)  # the released file has it
+    prefixed["module.extra.weight"] = torch.zeros(3)  # unknown: ignored like strict=False
     path = tmp_path / "prefixed.pth"
     torch.save({"model": prefixed, "epoch": 3}, path)
     again = grounding_dino.load_grounding_dino(path, bert, config=tiny_grounding_dino.TINY)
-    assert again.ignored_keys == ["label_enc.weight"]
+    assert again.ignored_keys == ["extra.weight"]
     pixels = grounding_dino.preprocess(frame)
     assert torch.equal(again.forward(pixels, "wall.")[0], model.forward(pixels, "wall.")[0])
 
@@ -119,6 +120,10 @@ def test_bad_inputs_are_named(tiny, tmp_path, frame):
     torch.save({"state_dict": {}}, tmp_path / "other.pth")
     with pytest.raises(ValueError, match="other.pth.*'model'"):
         grounding_dino.load_grounding_dino(tmp_path / "other.pth", bert,
+                                           config=tiny_grounding_dino.TINY)
+    (tmp_path / "text.pth").write_text("not a torch file")
+    with pytest.raises(ValueError, match="text.pth: not a weights-only torch file"):
+        grounding_dino.load_grounding_dino(tmp_path / "text.pth", bert,
                                            config=tiny_grounding_dino.TINY)
     with pytest.raises(FileNotFoundError, match="bert-base-uncased folder with config.json"):
         grounding_dino.load_grounding_dino(checkpoint, tmp_path, config=tiny_grounding_dino.TINY)
