@@ -4,7 +4,9 @@
 
 Layout: depth_anything_v2_small/ (Depth Anything snapshot), RN50.pt and
 CLIP-IQA+_learned_prompts.pth (CLIP-IQA+), dinov2_base/ and
-dinov2_hub_layout.pth (DINOv2), frames.npy (tools.calibration.frames).
+dinov2_hub_layout.pth (DINOv2), groundingdino_tiny.pth, bert-base-uncased/ and
+grounding_dino_arch.json (GroundingDINO), sam_tiny.pth and sam_v1_inputs.json
+(SAM v1), frames.npy (tools.calibration.frames).
 """
 
 import pathlib
@@ -17,6 +19,8 @@ from tools.calibration import clipiqa_parity
 from tools.calibration import depth_anything_parity
 from tools.calibration import dinov2_parity
 from tools.calibration import frames as frames_lib
+from tools.calibration import grounding_dino_parity
+from tools.calibration import sam_v1_parity
 
 _OUTPUT_DIR = flags.DEFINE_string("output_dir", None, "Folder to write into (absolute).")
 
@@ -29,6 +33,8 @@ def main(argv):
     print(f"depth anything: {depth_anything_parity.write_checkpoint(out)}")
     print(f"clip-iqa+: {clipiqa_parity.write_checkpoints(out)}")
     print(f"dinov2: {dinov2_parity.write_checkpoints(out)} + {dinov2_parity.HUB_FILE}")
+    print(f"grounding dino: {grounding_dino_parity.write_inputs(out)}")
+    print(f"sam v1: {sam_v1_parity.write_inputs(out)}")
     np.save(out / "frames.npy", np.array(frames_lib.all_frames(), dtype=object),
             allow_pickle=True)
     print(f"frames: {out / 'frames.npy'}")
