@@ -138,8 +138,10 @@ def sincos_time_embedding(width: int, frames: int) -> torch.Tensor:
     """(1, frames, width) float32: sin of t * 10000^(-2i/width) for i < width/2, then cos."""
     if width % 2:
         raise ValueError(f"time embedding width {width} is odd")
-    frequency = 1.0 / 10000 ** (torch.arange(width // 2, dtype=torch.float64) / (width / 2.0))
-    times = torch.linspace(0, frames - 1, frames)
+    # Built on the CPU even under a `torch.device("meta")` context: it is a fixed table.
+    exponent = torch.arange(width // 2, dtype=torch.float64, device="cpu") / (width / 2.0)
+    frequency = 1.0 / 10000 ** exponent
+    times = torch.linspace(0, frames - 1, frames, device="cpu")
     angles = times.double()[:, None] * frequency[None, :]
     return torch.cat([torch.sin(angles), torch.cos(angles)], dim=1)[None].float()
 
