@@ -71,7 +71,8 @@ def test_prefixed_keys_are_not_stripped_as_co_tracker_does_not(tmp_path):
 
 def test_a_checkpoint_for_another_size_is_refused_with_the_shapes(tmp_path):
     path = tiny_checkpoint.save_checkpoint(tmp_path, TINY)
-    with pytest.raises(ValueError, match=r"shape time_emb: \(1, 8, 102\) \(expected \(1, 60, 1110\)"):
+    expected = r"shape time_emb: \(1, 8, 102\) \(expected \(1, 60, 1110\)"
+    with pytest.raises(ValueError, match=expected):
         loader.load_cotracker3_offline(path)  # the full-size default config
 
 
