@@ -1,0 +1,129 @@
+"""CoTracker3's update transformer (co-tracker's EfficientUpdateFormer, offline use).
+
+Tokens are (point, frame) pairs plus learned "virtual tracks". Each time block attends
+along frames within one track; after every (time_depth / space_depth)-th time block, a
+space step lets the virtual tracks read all points (cross attention), attend among
+themselves, and the points read the virtual tracks back. Heads: to_q, a fused to_kv
+(first half keys, second half values), to_out; logits scaled by head_dim^-0.5.
+
+Details that move numbers and are kept: self-attention blocks use LayerNorm without
+affine parameters (eps 1e-6) and a tanh-approximated GELU; the cross-attention context
+norm is an affine LayerNorm with torch's default eps 1e-5; the head is a 2-wide flow
+layer plus a separate 2-wide visibility/confidence layer. Parameter names follow the
+official module (including its `virual_tracks` spelling) so checkpoint keys match.
+"""
+
+import torch
+from torch import nn
+
+from metrics.tracking.cotracker3 import config as config_lib
+
+
+class Mlp(nn.Module):
+    """fc1 -> activation -> fc2."""
+
+    def __init__(self, width: int, hidden: int, out: int, approximate: str):
+        super().__init__()
+        self.fc1 = nn.Linear(width, hidden)
+        self.act = nn.GELU(approximate=approximate)
+        self.fc2 = nn.Linear(hidden, out)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc2(self.act(self.fc1(x)))
+
+
+class Attention(nn.Module):
+    """Multi-head attention of x over context (x itself when no context is given)."""
+
+    def __init__(self, width: int, heads: int):
+        super().__init__()
+        self.heads = heads
+        self.scale = (width // heads) ** -0.5
+        self.to_q = nn.Linear(width, width)
+        self.to_kv = nn.Linear(width, 2 * width)
+        self.to_out = nn.Linear(width, width)
+
+    def _split(self, x: torch.Tensor) -> torch.Tensor:
+        batch, length, width = x.shape
+        return x.reshape(batch, length, self.heads, width // self.heads).transpose(1, 2)
+
+    def forward(self, x: torch.Tensor, context: torch.Tensor = None) -> torch.Tensor:
+        source = x if context is None else context
+        keys, values = self.to_kv(source).chunk(2, dim=-1)
+        logits = (self._split(self.to_q(x)) @ self._split(keys).transpose(-2, -1)) * self.scale
+        mixed = logits.softmax(dim=-1) @ self._split(values)
+        return self.to_out(mixed.transpose(1, 2).reshape(x.shape))
+
+
+class SelfBlock(nn.Module):
+    """Pre-norm self attention + MLP, both residual."""
+
+    def __init__(self, width: int, heads: int, mlp_ratio: float):
+        super().__init__()
+        self.norm1 = nn.LayerNorm(width, elementwise_affine=False, eps=1e-6)
+        self.attn = Attention(width, heads)
+        self.norm2 = nn.LayerNorm(width, elementwise_affine=False, eps=1e-6)
+        self.mlp = Mlp(width, int(width * mlp_ratio), width, approximate="tanh")
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x + self.attn(self.norm1(x))
+        return x + self.mlp(self.norm2(x))
+
+
+class CrossBlock(nn.Module):
+    """Pre-norm attention of x over a (normalised) context + MLP, both residual."""
+
+    def __init__(self, width: int, heads: int, mlp_ratio: float):
+        super().__init__()
+        self.norm1 = nn.LayerNorm(width, elementwise_affine=False, eps=1e-6)
+        self.norm_context = nn.LayerNorm(width)
+        self.cross_attn = Attention(width, heads)
+        self.norm2 = nn.LayerNorm(width, elementwise_affine=False, eps=1e-6)
+        self.mlp = Mlp(width, int(width * mlp_ratio), width, approximate="tanh")
+
+    def forward(self, x: torch.Tensor, context: torch.Tensor) -> torch.Tensor:
+        x = x + self.cross_attn(self.norm1(x), self.norm_context(context))
+        return x + self.mlp(self.norm2(x))
+
+
+def _blocks(kind, count: int, cfg: config_lib.CoTracker3Config) -> nn.ModuleList:
+    return nn.ModuleList(kind(cfg.hidden_size, cfg.num_heads, cfg.mlp_ratio) for _ in range(count))
+
+
+class UpdateTransformer(nn.Module):
+    """(B, N, T, input_dim) tokens -> (B, N, T, 4): dx, dy, visibility and confidence logits."""
+
+    def __init__(self, cfg: config_lib.CoTracker3Config):
+        super().__init__()
+        width = cfg.hidden_size
+        self.input_transform = nn.Linear(cfg.input_dim, width)
+        self.flow_head = nn.Linear(width, 2)
+        self.vis_conf_head = nn.Linear(width, 2)
+        self.virual_tracks = nn.Parameter(torch.randn(1, cfg.num_virtual_tracks, 1, width))
+        self.time_blocks = _blocks(SelfBlock, cfg.time_depth, cfg)
+        self.space_virtual_blocks = _blocks(SelfBlock, cfg.space_depth, cfg)
+        self.space_point2virtual_blocks = _blocks(CrossBlock, cfg.space_depth, cfg)
+        self.space_virtual2point_blocks = _blocks(CrossBlock, cfg.space_depth, cfg)
+        self.space_every = cfg.time_depth // cfg.space_depth
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        batch, points, frames, _ = tokens.shape
+        x = self.input_transform(tokens)
+        virtual = self.virual_tracks.repeat(batch, 1, frames, 1)
+        x = torch.cat([x, virtual], dim=1)  # B (N + V) T D
+        total, width = x.shape[1], x.shape[-1]
+        for i, time_block in enumerate(self.time_blocks):
+            x = time_block(x.reshape(batch * total, frames, width)).view(batch, total, frames,
+                                                                         width)
+            if i % self.space_every:
+                continue
+            j = i // self.space_every
+            across = x.permute(0, 2, 1, 3).reshape(batch * frames, total, width)
+            real, virtual = across[:, :points], across[:, points:]
+            virtual = self.space_virtual2point_blocks[j](virtual, real)
+            virtual = self.space_virtual_blocks[j](virtual)
+            real = self.space_point2virtual_blocks[j](real, virtual)
+            x = torch.cat([real, virtual], dim=1).view(batch, frames, total, width)
+            x = x.permute(0, 2, 1, 3)
+        x = x[:, :points]
+        return torch.cat([self.flow_head(x), self.vis_conf_head(x)], dim=-1)
