@@ -4,7 +4,8 @@
 
 Layout: depth_anything_v2_small/ (Depth Anything snapshot), RN50.pt and
 CLIP-IQA+_learned_prompts.pth (CLIP-IQA+), dinov2_base/ and
-dinov2_hub_layout.pth (DINOv2), frames.npy (tools.calibration.frames).
+dinov2_hub_layout.pth (DINOv2), imagereward/ and imagereward_prompts.json (ImageReward),
+frames.npy (tools.calibration.frames).
 """
 
 import pathlib
@@ -17,6 +18,7 @@ from tools.calibration import clipiqa_parity
 from tools.calibration import depth_anything_parity
 from tools.calibration import dinov2_parity
 from tools.calibration import frames as frames_lib
+from tools.calibration import imagereward_parity
 
 _OUTPUT_DIR = flags.DEFINE_string("output_dir", None, "Folder to write into (absolute).")
 
@@ -29,6 +31,8 @@ def main(argv):
     print(f"depth anything: {depth_anything_parity.write_checkpoint(out)}")
     print(f"clip-iqa+: {clipiqa_parity.write_checkpoints(out)}")
     print(f"dinov2: {dinov2_parity.write_checkpoints(out)} + {dinov2_parity.HUB_FILE}")
+    print(f"imagereward: {imagereward_parity.write_inputs(out)} + "
+          f"{imagereward_parity.PROMPTS_FILE}")
     np.save(out / "frames.npy", np.array(frames_lib.all_frames(), dtype=object),
             allow_pickle=True)
     print(f"frames: {out / 'frames.npy'}")

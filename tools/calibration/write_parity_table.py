@@ -16,6 +16,7 @@ from tools.calibration import clip_parity
 from tools.calibration import clipiqa_parity
 from tools.calibration import depth_anything_parity
 from tools.calibration import dinov2_parity
+from tools.calibration import imagereward_parity
 from tools.calibration import lpips_parity
 from tools.calibration import parity_table
 from tools.calibration import raft_parity
@@ -25,7 +26,8 @@ _OUTPUT = flags.DEFINE_string("output", None, "Where to write the CSV (absolute 
 
 # Every parity check; a backend without an entry here has no calibration row.
 RUNS = (lpips_parity.run, clip_parity.run_aesthetic, clip_parity.run_b32, raft_parity.run,
-        depth_anything_parity.run, clipiqa_parity.run, dinov2_parity.run)
+        depth_anything_parity.run, clipiqa_parity.run, dinov2_parity.run,
+        imagereward_parity.run)
 
 
 def all_rows():
