@@ -20,6 +20,7 @@ from tools.calibration import imagereward_parity
 from tools.calibration import lpips_parity
 from tools.calibration import parity_table
 from tools.calibration import raft_parity
+from tools.calibration import sam3_parity
 
 _OUTPUT = flags.DEFINE_string("output", None, "Where to write the CSV (absolute path; "
                               "bazel run starts in the runfiles tree).")
@@ -27,7 +28,7 @@ _OUTPUT = flags.DEFINE_string("output", None, "Where to write the CSV (absolute 
 # Every parity check; a backend without an entry here has no calibration row.
 RUNS = (lpips_parity.run, clip_parity.run_aesthetic, clip_parity.run_b32, raft_parity.run,
         depth_anything_parity.run, clipiqa_parity.run, dinov2_parity.run,
-        imagereward_parity.run)
+        imagereward_parity.run, sam3_parity.run)
 
 
 def all_rows():
