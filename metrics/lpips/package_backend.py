@@ -16,7 +16,8 @@ from torch import nn
 
 from metrics.lpips import lpips as ours
 
-_SLICE_OF = {index: s + 1 for s, (start, stop) in enumerate(ours._SLICES)  # pylint: disable=protected-access
+# pylint: disable-next=protected-access
+_SLICE_OF = {index: s + 1 for s, (start, stop) in enumerate(ours._SLICES)
              for index in range(start, stop)}
 
 

@@ -110,6 +110,21 @@ def mask_disagreement(frames, ours) -> float:
     return worst
 
 
+def mask_logit_difference(ours) -> float:
+    """max |ours - official| of the low-resolution mask logits relative to THEIR scale.
+
+    The features row pools them with the query logits (scale ~0.4); on their own scale
+    (~2e-4 on the tiny init) they differ by ~5e-4: more than float rounding, not explained
+    yet (see README.md). Kept here so that the test notices if it grows.
+    """
+    official = official_numbers.read(OFFICIAL)
+    keys = [k for k in official if k[1].startswith("pred_masks_p")]
+    _, rel = parity_table.differences(
+        [official_numbers.stats_like(ours[k], official[k]) for k in keys],
+        [np.array([v for _, _, v in official[k]]) for k in keys])
+    return rel
+
+
 def run(loaded=None) -> List[parity_table.Row]:
     frames, ours = loaded or _load_ours()
     official = official_numbers.read(OFFICIAL)
