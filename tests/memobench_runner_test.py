@@ -74,6 +74,17 @@ def test_bundled_sample_downloads_nothing_unless_asked(tmp_path):
     assert "--offline forbids downloading" in lpips["unavailable_reason"]
 
 
+def test_lpips_backend_flag_reaches_the_scorecard(tmp_path):
+    done = _run(["--metrics=GT_ALL_LPIPS", "--steps=step1", "--lpips_backend=lpips"],
+                cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    card = json.loads((tmp_path / "worldeval_outputs" / "memobench" / "ReferenceModel" /
+                       "scorecard.json").read_text())
+    lpips = next(m for m in card["metrics"] if m["id"] == "GT_ALL_LPIPS")
+    assert lpips["backend"]["name"] == "lpips-package-v0.1-alex"  # unavailable: no weights
+    assert card["run"]["flags"]["lpips_backend"] == "lpips"
+
+
 def test_broken_clips_are_recorded_and_the_run_goes_on(fixture_root, tmp_path):
     gen = fixture_root / "generated" / "BrokenModel"
     # One more breakage the fixture cannot hold: an empty frame folder of a sheet clip.

@@ -15,7 +15,7 @@ EVAL_CSV, ORS_CSV, VQA_CSV = "eval_<mode>.csv", "ors_scores.csv", "vqa_results/<
 LEADERBOARD_CSV = "leaderboard.csv"
 
 _PIXEL = "opencv-numpy (run_eval.py reference_fidelity transcription)"
-_LPIPS = "lpips-v0.1-alex"
+_LPIPS = ("lpips-v0.1-alex", "lpips-package-v0.1-alex")  # ours; the package (--lpips_backend)
 _VISUAL = ("laion-aesthetic-clip-vit-l14 + clipiqa+-rn50",)
 _JUDGES = ("gemini-files-api", "openai-compatible")
 
@@ -52,7 +52,7 @@ LEADERBOARD = (
     _step1("GT_ALL_PSNR", "PSNR vs GT (all frames)", "dB", True, "pixel_fidelity", (_PIXEL,)),
     _step1("GT_ALL_SSIM", "SSIM vs GT (all frames)", "0-1", True, "pixel_fidelity", (_PIXEL,)),
     _step1("GT_ALL_LPIPS", "LPIPS vs GT (all frames)", "0-1", False, "pixel_fidelity",
-           (_LPIPS,)),
+           _LPIPS),
     _vqa("InstructionFollowing", "VQA Instruction Following", "Instruction Following"),
     _vqa("ObjectBackground", "VQA Object and Background", "Object and Background"),
     _vqa("ContinuityOfMemory", "VQA Continuity of Memory", "Continuity of Memory"),
@@ -62,7 +62,7 @@ LEADERBOARD = (
 _PHASE_NAMES = {"O": "Visible", "H": "Disappeared", "R": "Reappear"}
 DIAGNOSTICS = tuple(
     _step1(f"GT_{p}_{m}", f"{m} vs GT ({name} phase)", unit, m != "LPIPS", "pixel_fidelity",
-           (_LPIPS,) if m == "LPIPS" else (_PIXEL,), leaderboard=False,
+           _LPIPS if m == "LPIPS" else (_PIXEL,), leaderboard=False,
            aggregation="mean over clips")
     for p, name in _PHASE_NAMES.items()
     for m, unit in (("PSNR", "dB"), ("SSIM", "0-1"), ("LPIPS", "0-1"))

@@ -70,6 +70,11 @@ CAMERA_BACKEND = flags.DEFINE_enum(
     "CameraControllability pose estimator: mapanything (official; needs the mapanything "
     "package and weights) or classical (feature-match two-view rotation, weight-free, NOT "
     "official).")
+LPIPS_BACKEND = flags.DEFINE_enum(
+    "lpips_backend", "worldeval", ["worldeval", "lpips"],
+    "GT_*_LPIPS network: worldeval (metrics/lpips, a torch re-implementation of lpips' "
+    "LPIPS(net='alex')) or lpips (the lpips package itself); both official, same weights "
+    "and frame handling, equal to float rounding.")
 RAFT_CHECKPOINT = flags.DEFINE_string(
     "raft_checkpoint", None, "RAFT large weights (raft_large_C_T_SKHT_V2-ff5fadd5.pth).")
 LPIPS_ALEXNET_CHECKPOINT = flags.DEFINE_string(
@@ -135,7 +140,8 @@ SAMPLE_STEP = flags.DEFINE_integer(
 _RECORDED = ("generated_dir", "generated_synthetic_dir", "generated_real_dir", "data_root",
              "model_name", "mode", "clip", "scene", "synthetic_sheet", "real_sheet",
              "output_dir", "device", "max_side", "sample_step", "limit", "metrics", "resume",
-             "checkpoint_dir", "offline", "flow_backend", "camera_backend", "raft_checkpoint",
+             "checkpoint_dir", "offline", "flow_backend", "camera_backend", "lpips_backend",
+             "raft_checkpoint",
              "lpips_alexnet_checkpoint", "lpips_checkpoint", "prompt_src_syn", "prompt_src_real",
              "steps", "sam3_checkpoint", "sam3_metadata_dir", "judge", "judge_model",
              "judge_base_url", "judge_api_key_env", "judge_timeout_s", "judge_max_attempts",
@@ -181,7 +187,7 @@ def _config() -> runner.MemobenchConfig:
             device=common.device,
             checkpoint_dir=str(_opt_path(common.checkpoint_dir)) if common.checkpoint_dir else None,
             offline=common.offline, flow_backend=FLOW_BACKEND.value,
-            camera_backend=CAMERA_BACKEND.value,
+            camera_backend=CAMERA_BACKEND.value, lpips_backend=LPIPS_BACKEND.value,
             checkpoints={name: str(_opt_path(value)) for name, value in (
                 ("raft_large", RAFT_CHECKPOINT.value), ("alexnet", LPIPS_ALEXNET_CHECKPOINT.value),
                 ("lpips_alex_v0.1", LPIPS_CHECKPOINT.value),

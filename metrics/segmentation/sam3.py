@@ -191,11 +191,16 @@ def _grounding(model: Sam3Model, pixels: torch.Tensor, prompt: PromptFeatures):
     return logits, decoder.presence_logits[-1], masks
 
 
-def binary_masks(mask_logits: torch.Tensor, height: int, width: int) -> torch.Tensor:
-    """(N, h, w) logits -> (N, H, W) bool: resize (bilinear), sigmoid, > 0.5."""
+def mask_probabilities(mask_logits: torch.Tensor, height: int, width: int) -> torch.Tensor:
+    """(N, h, w) logits -> (N, H, W): resize (bilinear), sigmoid (`state["masks_logits"]`)."""
     resized = torch.nn.functional.interpolate(mask_logits.unsqueeze(1), size=(height, width),
                                               mode="bilinear", align_corners=False)
-    return resized.sigmoid()[:, 0] > MASK_PROBABILITY
+    return resized.sigmoid()[:, 0]
+
+
+def binary_masks(mask_logits: torch.Tensor, height: int, width: int) -> torch.Tensor:
+    """(N, h, w) logits -> (N, H, W) bool: mask_probabilities > 0.5 (`state["masks"]`)."""
+    return mask_probabilities(mask_logits, height, width) > MASK_PROBABILITY
 
 
 def detect(detector: Sam3Detector, frame_rgb: np.ndarray, prompt: PromptFeatures,

@@ -43,14 +43,17 @@ def tiny_tokenizer() -> CLIPTokenizer:
                          merges=list(_MERGES))
 
 
-def tiny_config(vocab_size: int, bos: int, eos: int) -> Sam3Config:
+def tiny_config(vocab_size: int, bos: int, eos: int, text_overrides=None) -> Sam3Config:
+    """The tiny Sam3Config; `text_overrides` replace text-config fields (e.g. the
+    official text tower's MLP ratio 4 and 512-wide projection for the parity kit)."""
     small = {"num_attention_heads": 2, "intermediate_size": 32}
     backbone = cfg.Sam3ViTConfig(hidden_size=_WIDTH, num_hidden_layers=2, image_size=IMAGE_SIZE,
                                  patch_size=14, window_size=2, global_attn_indexes=[1],
                                  pretrain_image_size=28, **small)
     text = {"vocab_size": vocab_size, "hidden_size": _WIDTH, "projection_dim": _WIDTH,
             "num_hidden_layers": 1, "max_position_embeddings": 32, "hidden_act": "gelu",
-            "bos_token_id": bos, "eos_token_id": eos, "pad_token_id": eos, **small}
+            "bos_token_id": bos, "eos_token_id": eos, "pad_token_id": eos, **small,
+            **(text_overrides or {})}
     return Sam3Config(
         vision_config=cfg.Sam3VisionConfig(backbone_config=backbone, fpn_hidden_size=_WIDTH),
         text_config=text,
@@ -62,12 +65,12 @@ def tiny_config(vocab_size: int, bos: int, eos: int) -> Sam3Config:
         mask_decoder_config=cfg.Sam3MaskDecoderConfig(hidden_size=_WIDTH, num_attention_heads=2))
 
 
-def save_tiny_sam3(checkpoint_dir, seed: int = 1) -> pathlib.Path:
+def save_tiny_sam3(checkpoint_dir, seed: int = 1, text_overrides=None) -> pathlib.Path:
     """Saves a random tiny model + tokenizer under <checkpoint_dir>/<SAM3.name>."""
     tokenizer = tiny_tokenizer()
     torch.manual_seed(seed)
     model = Sam3Model(tiny_config(len(tokenizer), tokenizer.bos_token_id,
-                                  tokenizer.eos_token_id)).eval()
+                                  tokenizer.eos_token_id, text_overrides)).eval()
     torch.manual_seed(seed + 1)
     with torch.no_grad():
         scoring = model.dot_product_scoring

@@ -25,6 +25,7 @@ from typing import Dict, List, Optional, Sequence
 
 from absl import logging
 
+from benchmarks.common import calibration
 from benchmarks.common import input_digest as input_digest_lib
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
@@ -59,8 +60,9 @@ BACKEND = scorecard_pb2.Backend(
          "forward omits it), score/mask post-processing and TF32 reproduced; parity with "
          "the package on the real weights is not verified here",
     implementation="transformers Sam3Model (driven as the official Sam3Processor)",
-    parity=scorecard_pb2.Parity(scope="tiny random SAM-3 through the real loader; geometry-"
-                                "encoder CLS equality with transformers forced to add it"))
+    parity=calibration.parity(sam3_spec.BACKEND_NAME, otherwise=(
+        "tiny random SAM-3 through the real loader; geometry-encoder CLS equality with "
+        "transformers forced to add it")))
 
 
 @dataclasses.dataclass

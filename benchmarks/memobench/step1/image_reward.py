@@ -12,6 +12,7 @@ from typing import Optional, Tuple
 from benchmarks.memobench import prompts as prompts_lib
 from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
 from benchmarks.common import scorecard as card_lib
+from benchmarks.common import calibration
 from benchmarks.memobench.step1 import family
 from benchmarks.memobench.step1 import visual_quality
 from metrics.checkpoints import resolver
@@ -27,7 +28,8 @@ _NOTE = ("BLIP ViT-L/16 + BERT cross-encoder + MLP rebuilt on transformers' Blip
 
 def backend(note: str = "") -> scorecard_pb2.Backend:
     return scorecard_pb2.Backend(name=BACKEND_NAME, official=True, checkpoint_id=CHECKPOINT_ID,
-                                 note=_NOTE + (f"; {note}" if note else ""))
+                                 note=_NOTE + (f"; {note}" if note else ""),
+                                 parity=calibration.parity(BACKEND_NAME))
 
 
 def _path(value: Optional[str]) -> Optional[pathlib.Path]:

@@ -39,6 +39,19 @@ LPIPS_BACKEND = scorecard_pb2.Backend(
          "lin layers and a random AlexNet trunk (see parity), not on the real trunk",
     implementation="worldeval metrics/lpips (re-implements lpips 0.1 LPIPS(net='alex'))",
     parity=calibration.parity("lpips-v0.1-alex", otherwise="numpy reference on " + _TINY))
+# --lpips_backend=lpips: the package itself, so the reference of LPIPS_BACKEND's parity
+# rows IS this backend; its parity facts are those rows.
+LPIPS_PACKAGE_BACKEND = scorecard_pb2.Backend(
+    name="lpips-package-v0.1-alex", official=True,
+    checkpoint_id="alexnet-owt-7be5be79.pth + alex.pth",
+    note="the lpips package's own LPIPS(net='alex') (pnet_rand=True, model_path=alex.pth; "
+         "the AlexNet file's features.* copied into its net.slice*), fed by worldeval's "
+         "frame glue (GT INTER_AREA resize, RGB [-1, 1], batches of 16); the parity rows "
+         "are lpips-v0.1-alex's, whose reference is this package",
+    implementation="lpips 0.1.4 LPIPS(net='alex') (the official package; "
+                   "metrics/lpips/package_backend)",
+    parity=calibration.parity("lpips-v0.1-alex", otherwise="numpy reference on " + _TINY))
+LPIPS_BACKENDS = {"worldeval": LPIPS_BACKEND, "lpips": LPIPS_PACKAGE_BACKEND}
 
 
 RAFT_BACKEND = scorecard_pb2.Backend(
@@ -89,6 +102,7 @@ class Step1Settings:
     offline: bool = False
     flow_backend: str = "raft"
     camera_backend: str = "mapanything"
+    lpips_backend: str = "worldeval"   # LPIPS_BACKENDS key: our torch code or the package
     checkpoints: Dict[str, str] = dataclasses.field(default_factory=dict)  # name -> path
     prompt_src_syn: Optional[str] = None   # ImageRewardScore prompts (benchmarks/memobench/prompts)
     prompt_src_real: Optional[str] = None
@@ -101,13 +115,14 @@ def prepare(settings: Step1Settings, metric_ids) -> Prepared:
     unavailable: Dict[str, Tuple[str, Optional[scorecard_pb2.Backend]]] = {}
     if wanted & set(pixel.PSNR_SSIM_IDS + pixel.LPIPS_IDS):
         lpips_fn, lpips_refs = None, ()
+        lpips_backend = LPIPS_BACKENDS[settings.lpips_backend]
         if wanted & set(pixel.LPIPS_IDS):
             try:
                 lpips_fn, lpips_refs = _load_lpips(settings)
             except resolver.CheckpointUnavailable as e:
                 for metric in pixel.LPIPS_IDS:
-                    unavailable[metric] = (f"LPIPS weights unavailable: {e}", LPIPS_BACKEND)
-        families.append(pixel.PixelFidelity(PIXEL_BACKEND, lpips_fn, LPIPS_BACKEND, lpips_refs))
+                    unavailable[metric] = (f"LPIPS weights unavailable: {e}", lpips_backend)
+        families.append(pixel.PixelFidelity(PIXEL_BACKEND, lpips_fn, lpips_backend, lpips_refs))
     if "MotionSmoothness" in wanted:
         try:
             families.append(_motion_family(settings))
@@ -156,7 +171,12 @@ def _load_lpips(settings: Step1Settings):
     from metrics.lpips import lpips  # pylint: disable=import-outside-toplevel  (torch)
     alexnet, alexnet_ref = step1_checkpoints.resolve(lpips.ALEXNET_SPEC, settings, "GT_ALL_LPIPS")
     lin, lin_ref = step1_checkpoints.resolve(lpips.LPIPS_ALEX_SPEC, settings, "GT_ALL_LPIPS")
-    model = lpips.load_lpips_alex(alexnet.path, lin.path, device_lib.resolve_device(settings.device))
+    device = device_lib.resolve_device(settings.device)
+    if settings.lpips_backend == "lpips":
+        from metrics.lpips import package_backend  # pylint: disable=import-outside-toplevel
+        model = package_backend.load_package_lpips(alexnet.path, lin.path, device)
+    else:
+        model = lpips.load_lpips_alex(alexnet.path, lin.path, device)
     return (lambda gt, gen: lpips.lpips_distance_pairs(model, gt, gen, batch_size=16),
             (alexnet_ref, lin_ref))
 
