@@ -120,7 +120,7 @@ def test_bad_videos_are_error_rows_and_the_run_goes_on(tmp_path):
     videos, manifest = _broken_dir(tmp_path)
     out = tmp_path / "out"
     done = _run(f"--video_dir={videos}", f"--prompt_manifest={manifest}",
-                f"--output_dir={out}", "--metrics=pas")
+                f"--output_dir={out}", "--metrics=pas", "--pas_backend=lk")
     assert done.returncode == 0, done.stderr
     samples = _samples(out)
     assert "zero-length" in samples["0002"]["error"] and "0002.mp4" in samples["0002"]["error"]
@@ -141,7 +141,7 @@ def test_resume_keeps_scored_videos(tmp_path):
     videos, manifest = _broken_dir(tmp_path)
     out = tmp_path / "out"
     args = [f"--video_dir={videos}", f"--prompt_manifest={manifest}", f"--output_dir={out}",
-            "--metrics=pas"]
+            "--metrics=pas", "--pas_backend=lk"]
     assert _run(*args).returncode == 0
     first = _samples(out)["0001"]
     done = _run(*args, "--resume")
@@ -161,7 +161,7 @@ def test_an_empty_folder_and_a_manifest_gap(tmp_path):
     prompts = [p for p in json.loads(manifest.read_text()) if p["index"] != "0005"]
     manifest.write_text(json.dumps(prompts))
     done = _run(f"--video_dir={videos}", f"--prompt_manifest={manifest}",
-                f"--output_dir={tmp_path}/o2", "--metrics=pas")
+                f"--output_dir={tmp_path}/o2", "--metrics=pas", "--pas_backend=lk")
     assert done.returncode == 0, done.stderr
     notes = " ".join(json.loads((tmp_path / "o2" / "scorecard.json").read_text())["notes"])
     assert "1 indices missing from the manifest: 0005" in notes
@@ -183,7 +183,26 @@ def test_env_vars_are_flag_defaults(tmp_path):
     env = dict(os.environ, WORLDFOUNDRY_VMBENCH_VIDEO_DIR=str(videos),
                WORLDFOUNDRY_VMBENCH_PROMPT_MANIFEST=str(manifest),
                WORLDFOUNDRY_VMBENCH_MODEL_NAME="EnvModel")
-    done = _run(f"--output_dir={tmp_path}/o", "--metrics=pas", "--limit=1", env=env)
+    done = _run(f"--output_dir={tmp_path}/o", "--metrics=pas", "--limit=1",
+                "--pas_backend=lk", env=env)
     assert done.returncode == 0, done.stderr
     card = json.loads((tmp_path / "o" / "scorecard.json").read_text())
     assert card["model_name"] == "EnvModel"
+
+
+def test_a_real_folder_defaults_to_the_official_backends(tmp_path):
+    """Without --pas_backend a folder of videos gets the official PAS and TCS; with no
+    checkpoints they are unavailable with every fetch command, and the run still ends 0."""
+    videos, manifest = _broken_dir(tmp_path)
+    done = _run(f"--video_dir={videos}", f"--prompt_manifest={manifest}", "--offline",
+                f"--output_dir={tmp_path}/o", f"--checkpoint_dir={tmp_path}/ckpt",
+                "--metrics=pas,tcs", "--limit=1")
+    assert done.returncode == 0, done.stderr
+    card = json.loads((tmp_path / "o" / "scorecard.json").read_text())
+    metrics = {m["id"]: m for m in card["metrics"]}
+    for metric_id, model in ((PAS, "sam_vit_h_4b8939.pth"),
+                             ("temporal_coherence_score", "sam2.1_hiera_large.pt")):
+        reason = metrics[metric_id]["unavailable_reason"]
+        assert not metrics[metric_id].get("available", False)
+        assert "--offline forbids downloading" in reason and f"{model} (missing" in reason
+        assert f"--local-dir {tmp_path}/ckpt/vmbench_cotracker3_offline" in reason

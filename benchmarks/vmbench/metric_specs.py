@@ -19,9 +19,9 @@ RESULTS_JSON, SCORES_CSV = "results.json", "scores.csv"
 _MEAN = "statistics.mean over the videos having the key, x100 (calculate_score.py)"
 
 # Backend names (the first of each metric is the official one).
-PAS_OFFICIAL = "groundingdino-swinb + sam-vit-h + cotracker3-offline"
+PAS_OFFICIAL = "groundingdino-swinb + sam-v1-vit-h + cotracker3-offline"
 PAS_LK = "opencv-lk-grid"
-TCS_OFFICIAL = "groundingdino-swinb + sam2.1-hiera-l + cotracker3-offline"
+TCS_OFFICIAL = "groundingdino-swinb + sam2.1-hiera-large + cotracker3-offline"
 TCS_GIVEN = "given-tracks-and-masks"
 
 
@@ -37,7 +37,7 @@ PER_VIDEO = (
             unit="x100 (raw, unbounded)", in_csv=False),
     _metric(scores.OIS, "Object Integrity Score", "ois", ("rtmdet-m + rtmpose-m",)),
     _metric(scores.TCS, "Temporal Coherence Score", "tcs", (TCS_OFFICIAL, TCS_GIVEN)),
-    _metric(scores.CAS, "Commonsense Adherence Score", "cas", ("videomaev2-vit-g",)),
+    _metric(scores.CAS, "Commonsense Adherence Score", "cas", ("videomae-v2-vit-g14-5cls",)),
     _metric(scores.MSS, "Motion Smoothness Score", "mss", ("q-align-one-align",)),
 )
 TOTAL = "total_score"

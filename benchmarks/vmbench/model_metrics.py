@@ -1,9 +1,9 @@
 """The model-based VMBench metrics this version does not compute, and why, with the
 commands that fetch their checkpoints (from runtime_profile.textproto).
 
-PAS and TCS (official backends), OIS, CAS and MSS need GroundingDINO, SAM / SAM 2.1,
-CoTracker3, RTMDet/RTMPose, VideoMAEv2 and Q-Align; their loaders are not part of this
-version, so a run reports each unavailable with what it needs, present or not.
+OIS, CAS and MSS need RTMDet/RTMPose, VideoMAEv2 and Q-Align; their loaders are not part
+of this version (VMBench part 2), so a run reports each unavailable with what it needs,
+present or not. (PAS and TCS run the official models: official_models.py.)
 """
 
 import os
@@ -42,6 +42,6 @@ def reasons(metric_ids: Iterable[str], checkpoint_dir: Optional[str] = None,
             parts.append(f"{ckpt.file} ({state}; fetch: {command})")
         out[metric_id] = (
             f"{what or 'its official models'} are not loaded by this worldeval version "
-            f"(VMBench part 1 computes no model metric); checkpoints it needs: "
+            f"(they come with VMBench part 2); checkpoints it needs: "
             + "; ".join(parts))
     return out

@@ -3,9 +3,11 @@
     bazel run //benchmarks/vmbench:run -- --video_dir=D --output_dir=O \\
         --prompt_manifest=VMBench/prompts/prompts.json [--metrics=pas,ois,tcs,cas,mss]
 
-With no --video_dir it evaluates the bundled synthetic sample and says so. This version
-computes PAS with the weight-free opencv-lk-grid backend (NOT official) and reports the
-model metrics unavailable with their checkpoints' fetch commands. Exit codes: 0 done
+With no --video_dir it evaluates the bundled synthetic sample and says so (PAS on the
+weight-free opencv-lk-grid backend unless --pas_backend=official). PAS and TCS run the
+official models from --checkpoint_dir (or the Hugging Face cache); a missing checkpoint
+makes its metrics unavailable with the fetch commands. OIS, CAS and MSS are not in this
+version (unavailable, with their checkpoints' fetch commands). Exit codes: 0 done
 (some metrics may be unavailable), 2 unusable input or configuration, 1 internal error.
 """
 
@@ -20,7 +22,10 @@ from benchmarks.common import flags as common_flags
 from benchmarks.common import paths
 from benchmarks.common import summary
 from benchmarks.vmbench import bundled_sample
+from benchmarks.vmbench import official_models
+from benchmarks.vmbench import pas_boxes
 from benchmarks.vmbench import runner
+from benchmarks.vmbench import tcs
 
 _ENV = "WORLDFOUNDRY_VMBENCH_"
 _FETCH_PROMPTS = ("git clone https://github.com/AMAP-ML/VMBench && git -C VMBench checkout "
@@ -44,14 +49,25 @@ MODEL_NAME = flags.DEFINE_string(
     "The model's name in the scorecard (default: the video folder's name). "
     "Env: WORLDFOUNDRY_VMBENCH_MODEL_NAME.")
 PAS_BACKEND = flags.DEFINE_enum(
-    "pas_backend", "lk", runner.PAS_BACKENDS,
-    "PAS tracker: lk (OpenCV Lucas-Kanade grid, weight-free, no detector: NOT official, "
-    "recorded as such) or official (GroundingDINO + SAM + CoTracker3: not in this version, "
-    "reported unavailable with its fetch commands).")
+    "pas_backend", None, runner.PAS_BACKENDS,
+    "PAS backend: official (GroundingDINO Swin-B + SAM ViT-H + CoTracker3, the official "
+    "checkpoints; unavailable with their fetch commands when missing) or lk (OpenCV "
+    "Lucas-Kanade grid, weight-free, no detector: NOT official, recorded as such). "
+    "Default: official, except lk for the bundled sample.")
+SAM_BOXES = flags.DEFINE_enum(
+    "sam_boxes", pas_boxes.SAM_BOXES_FAITHFUL, pas_boxes.SAM_BOXES_MODES,
+    "PAS's SAM box scaling: faithful (the official bug: boxes scaled for a (3, H') image, "
+    "the official numbers) or corrected (scaled for the frame: NOT the official values).")
+TCS_QUERY_FRAME = flags.DEFINE_enum(
+    "tcs_query_frame", tcs.QUERY_FAITHFUL, tcs.QUERY_MODES,
+    "TCS's CoTracker query frame: faithful (the official bug: the keyframe index used as a "
+    "frame index, the official numbers) or corrected (keyframe index x step: NOT the "
+    "official values).")
 GRID_SIZE = flags.DEFINE_integer(
     "grid_size", 30, "PAS tracking grid per side (evaluate.sh: 30).", lower_bound=1)
 
 _RECORDED = ("video_dir", "prompt_manifest", "model_name", "pas_backend", "grid_size",
+             "sam_boxes", "tcs_query_frame",
              "output_dir", "device", "limit", "metrics", "resume", "checkpoint_dir", "offline")
 
 
@@ -73,7 +89,9 @@ def _config() -> runner.VmbenchConfig:
     output = paths.user_path(common.output_dir or f"worldeval_outputs/vmbench/{model}")
     return runner.VmbenchConfig(
         common=common, video_dir=video_dir, prompt_manifest=manifest, output_dir=output,
-        model_name=model, pas_backend=PAS_BACKEND.value, grid_size=GRID_SIZE.value,
+        model_name=model, pas_backend=PAS_BACKEND.value or ("lk" if bundled else "official"),
+        grid_size=GRID_SIZE.value,
+        quirks=official_models.Quirks(SAM_BOXES.value, TCS_QUERY_FRAME.value),
         bundled_sample=bundled,
         recorded_flags=common_flags.flag_values_for_record(_RECORDED))
 

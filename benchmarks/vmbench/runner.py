@@ -4,15 +4,16 @@ Each video is decoded once and scored by the families of the selected metrics on
 shared engine (appended to per_sample_scores.jsonl as it is scored; --resume skips
 what is done; a broken video is an error row). Writes the contract's files, the
 official-shaped results.json and the scores.csv calculate_score.py would write from it,
-both with official backends' values only. This version computes PAS with the weight-free
-opencv-lk-grid backend (NOT official: per_sample_scores.jsonl and the scorecard only);
-every model metric is reported unavailable with its checkpoints' fetch commands.
+both with official backends' values only. PAS and TCS run the official models
+(official_models.py; unavailable with the fetch commands when a checkpoint is missing),
+or PAS runs the weight-free opencv-lk-grid backend (NOT official: per_sample_scores.jsonl
+and the scorecard only); OIS, CAS and MSS are reported unavailable (VMBench part 2).
 """
 
 import dataclasses
 import pathlib
 import time
-from typing import List
+from typing import List, Optional
 
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
@@ -26,6 +27,7 @@ from benchmarks.vmbench import card_metrics
 from benchmarks.vmbench import manifest
 from benchmarks.vmbench import metric_specs
 from benchmarks.vmbench import model_metrics
+from benchmarks.vmbench import official_models
 from benchmarks.vmbench import official_scores
 from benchmarks.vmbench import pas
 from benchmarks.vmbench import prompt_suite
@@ -51,6 +53,9 @@ class VmbenchConfig:
     model_name: str
     pas_backend: str = "lk"
     grid_size: int = pas.GRID_SIZE
+    quirks: official_models.Quirks = official_models.Quirks()
+    # Tests only: tiny architectures for the official models' tiny checkpoint files.
+    architectures: Optional[dict] = None
     bundled_sample: bool = False
     recorded_flags: dict = dataclasses.field(default_factory=dict)
 
@@ -58,13 +63,19 @@ class VmbenchConfig:
 def _prepare(config: VmbenchConfig, metric_ids: List[str]):
     """(families, {metric: unavailable reason}) for the selected metrics."""
     families, reasons = [], {}
-    model_ids = [m for m in metric_ids if m != official_scores.PAS]
-    if official_scores.PAS in metric_ids:
-        if config.pas_backend == "lk":
-            families.append(pas.PasLucasKanade(config.grid_size))
-        else:
-            model_ids.insert(0, official_scores.PAS)
-    reasons.update(model_metrics.reasons(model_ids, config.common.checkpoint_dir))
+    tracked = (official_scores.PAS, official_scores.TCS)
+    official = [m for m in tracked if m in metric_ids]
+    if official_scores.PAS in metric_ids and config.pas_backend == "lk":
+        families.append(pas.PasLucasKanade(config.grid_size))
+        official.remove(official_scores.PAS)
+    if official:
+        loaded, why = official_models.load(config.common, official, config.quirks,
+                                           pas_grid_size=config.grid_size,
+                                           architectures=config.architectures)
+        families += [loaded[m] for m in official if m in loaded]
+        reasons.update(why)
+    reasons.update(model_metrics.reasons([m for m in metric_ids if m not in tracked],
+                                         config.common.checkpoint_dir))
     return families, reasons
 
 
@@ -84,7 +95,8 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
     families, reasons = _prepare(config, metric_ids)
     out = outputs_lib.RunOutputs(config.output_dir)
     digest = config_digest({"version": BENCHMARK_VERSION, "metrics": sorted(metric_ids),
-                            "pas_backend": config.pas_backend, "grid": config.grid_size})
+                            "pas_backend": config.pas_backend, "grid": config.grid_size,
+                            "quirks": dataclasses.asdict(config.quirks)})
     with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume) as store:
         outcome = sample_loop.run(
             items, sample_lib.ref, store, label="VMBench", load=sample_lib.load,

@@ -4,6 +4,7 @@ what the runner computes and what it reports pending."""
 import hashlib
 
 from benchmarks.common import runtime_profiles
+from benchmarks.vmbench import checkpoints
 from benchmarks.vmbench import metric_specs
 from benchmarks.vmbench import model_metrics
 from benchmarks.vmbench import shared_data
@@ -30,11 +31,24 @@ def test_the_asset_plan_shows_the_pin():
     assert "raw.githubusercontent.com/AMAP-ML/VMBench/c278a73984b4" in text
 
 
-def test_profile_metrics_are_the_tables_and_only_pas_is_computed():
+def test_profile_metrics_are_the_tables_and_pas_tcs_are_computed():
     profile = runtime_profiles.load_profile("vmbench")
     assert [m.metric_id for m in profile.metrics] == list(metric_specs.PER_VIDEO_IDS)
     pending = {m.metric_id for m in profile.metrics if m.pending}
-    assert pending == set(metric_specs.PER_VIDEO_IDS) - {"perceptible_amplitude_score"}
+    assert pending == set(metric_specs.PER_VIDEO_IDS) - {"perceptible_amplitude_score",
+                                                         "temporal_coherence_score"}
+
+
+def test_profile_checkpoints_are_the_loaders_pins():
+    """The profile (asset plans, preflight) and the specs the loaders resolve agree."""
+    profile = runtime_profiles.load_profile("vmbench")
+    by_id = {m.metric_id: m for m in profile.metrics}
+    for metric_id, wanted in (("perceptible_amplitude_score", checkpoints.PAS),
+                              ("temporal_coherence_score", checkpoints.TCS)):
+        got = [(c.name, c.id, c.revision, c.file, c.sha256, c.snapshot, c.fetch_command)
+               for c in by_id[metric_id].checkpoints]
+        assert got == [(s.name, s.hf_repo, s.hf_revision, s.filename, s.sha256, s.snapshot,
+                        s.fetch_command()) for s in wanted]
 
 
 def test_unavailable_reasons_carry_every_checkpoint_fetch_command(tmp_path):

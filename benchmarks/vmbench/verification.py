@@ -57,6 +57,8 @@ def assess(card: scorecard_pb2.Scorecard, config, evaluated: int,
     deviations = []
     if any(m.available and m.backend.name == metric_specs.PAS_LK for m in per_video):
         deviations.append(LK_DEVIATION)
+    deviations += [f"{m.id}: backend {m.backend.name}: {m.backend.note}" for m in per_video
+                   if m.available and "corrected" in m.backend.name]
     return card_lib.verification(blockers, deviations, evaluated)
 
 

@@ -1,0 +1,66 @@
+"""Test helper: VMBench's official PAS/TCS checkpoints as tiny random models of the
+official architectures, saved under the official file names in a --checkpoint_dir
+layout, the tiny architectures the loaders must build for them, and the pins random
+files cannot match cleared for the duration of a run."""
+
+import contextlib
+import dataclasses
+import pathlib
+import shutil
+import tempfile
+
+from benchmarks.vmbench import checkpoints as specs
+from metrics.detection import tiny_grounding_dino
+from metrics.segmentation import sam2_tiny
+from metrics.segmentation import tiny_sam_v1
+from metrics.tracking.cotracker3 import config as cotracker_config
+from metrics.tracking.cotracker3 import tiny_checkpoint as cotracker_tiny
+
+# Two queries: a few detections per frame keep SAM 2.1's per-object propagation and the
+# CoTracker3 calls per vanish/emerge event cheap (the tiny default has 50).
+GROUNDING_DINO = dataclasses.replace(tiny_grounding_dino.TINY, num_queries=2)
+ARCHITECTURES = {
+    "grounding_dino": GROUNDING_DINO,
+    "sam_v1": tiny_sam_v1.TINY,
+    "sam2": sam2_tiny.TINY,
+    "cotracker3": cotracker_config.TINY,
+}
+
+
+def _place(source: pathlib.Path, spec) -> pathlib.Path:
+    return pathlib.Path(shutil.move(str(source), str(source.parent.parent / spec.name
+                                                     / spec.filename)))
+
+
+def write_all(ckpt: pathlib.Path) -> pathlib.Path:
+    """Writes the five files (GroundingDINO, its BERT tokenizer folder, SAM v1, SAM 2.1,
+    CoTracker3) under `ckpt`/<spec name>/; returns `ckpt`."""
+    for spec in (*specs.PAS, specs.SAM2_1_HIERA_L):
+        (ckpt / spec.name).mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=ckpt) as tmp:
+        dino, bert = tiny_grounding_dino.write_checkpoint(tmp, seed=0, noise=0.02,
+                                                         arch=GROUNDING_DINO)
+        _place(dino, specs.GROUNDING_DINO_SWINB)
+        target = ckpt / specs.BERT_BASE_UNCASED.name
+        for item in bert.iterdir():
+            shutil.move(str(item), str(target / item.name))
+        sam = tiny_sam_v1.write_checkpoint(tmp, seed=1, noise=0.02)
+        shutil.move(str(sam), str(ckpt / specs.SAM_VIT_H.name / specs.SAM_VIT_H.filename))
+    sam2_tiny.save_tiny_sam2(ckpt / specs.SAM2_1_HIERA_L.name / specs.SAM2_1_HIERA_L.filename)
+    track = cotracker_tiny.save_checkpoint(ckpt / specs.COTRACKER3_OFFLINE.name)
+    assert track.name == specs.COTRACKER3_OFFLINE.filename
+    return ckpt
+
+
+@contextlib.contextmanager
+def pins_cleared(monkeypatch):
+    """Random files cannot match the real files' sha256 pins (SAM ViT-H, BERT's vocab)."""
+    cleared = {name: dataclasses.replace(getattr(specs, name), sha256="")
+               for name in ("SAM_VIT_H", "BERT_BASE_UNCASED")}
+    for name, spec in cleared.items():
+        monkeypatch.setattr(specs, name, spec)
+    monkeypatch.setattr(specs, "PAS", (specs.GROUNDING_DINO_SWINB, cleared["BERT_BASE_UNCASED"],
+                                       cleared["SAM_VIT_H"], specs.COTRACKER3_OFFLINE))
+    monkeypatch.setattr(specs, "TCS", (specs.GROUNDING_DINO_SWINB, cleared["BERT_BASE_UNCASED"],
+                                       specs.SAM2_1_HIERA_L, specs.COTRACKER3_OFFLINE))
+    yield
