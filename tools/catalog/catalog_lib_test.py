@@ -51,7 +51,7 @@ def test_every_entry_is_described(catalog):
 def test_claims_today_are_modest(catalog):
     """Nothing claims a full suite, and nothing but MemoBench (its runner covers all 14
     metrics; no number is verified against the official ones) and VMBench (a partial
-    runner: PAS on a non-official backend, and an importer) is built."""
+    runner: PAS and TCS on the official models, and an importer) is built."""
     for entry in catalog.benchmarks:
         assert entry.verification in (scorecard_pb2.NOT_EXECUTED, scorecard_pb2.BOUNDED), entry.id
         if entry.id == "vmbench":

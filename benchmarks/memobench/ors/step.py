@@ -39,7 +39,7 @@ from benchmarks.memobench.generated import GeneratedClip
 from benchmarks.memobench.ors import clips as clips_lib
 from benchmarks.memobench.ors import metadata as metadata_lib
 from benchmarks.memobench.ors import ors_csv
-from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
+from benchmarks.common import checkpoint_refs
 from benchmarks.memobench.step1.prepare import Step1Settings
 from metrics.checkpoints import resolver
 from benchmarks.memobench.ors import revisit
@@ -156,7 +156,7 @@ def resolve_checkpoint(settings: Step1Settings):
     """(found, CheckpointRef) for SAM-3, or the reason it is unavailable (a str). The
     runner calls this before the first clip of any step, with every other checkpoint."""
     try:
-        return step1_checkpoints.resolve(sam3_spec.SAM3, settings, METRIC_ID)
+        return checkpoint_refs.resolve(sam3_spec.SAM3, settings, METRIC_ID)
     except resolver.CheckpointUnavailable as e:
         return (f"SAM-3 weights unavailable: {e} (facebook/sam3 is a gated repository: "
                 "accept its terms on the hub and run `huggingface-cli login` first)")

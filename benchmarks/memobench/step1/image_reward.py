@@ -10,7 +10,7 @@ import pathlib
 from typing import Optional, Tuple
 
 from benchmarks.memobench import prompts as prompts_lib
-from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
+from benchmarks.common import checkpoint_refs
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import calibration
 from benchmarks.memobench.step1 import family
@@ -49,7 +49,7 @@ def build(settings) -> Tuple[Optional[family.Family], Optional[Tuple[str, scorec
         from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
         from metrics.imagereward import reward_model  # pylint: disable=import-outside-toplevel
         device = device_lib.resolve_device(settings.device)
-        found = [step1_checkpoints.resolve(spec, settings, METRIC) for spec in (
+        found = [checkpoint_refs.resolve(spec, settings, METRIC) for spec in (
             reward_model.IMAGE_REWARD, reward_model.MED_CONFIG, reward_model.BERT_VOCAB)]
         model = reward_model.load_image_reward(*(f.path for f, _ in found), device)
     except (resolver.CheckpointUnavailable, ValueError, OSError) as e:

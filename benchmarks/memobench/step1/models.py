@@ -5,7 +5,7 @@ builder resolves its checkpoints and loads its model once, or raises CheckpointU
 """
 
 from benchmarks.common import calibration
-from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
+from benchmarks.common import checkpoint_refs
 from benchmarks.memobench.step1 import family
 from benchmarks.memobench.step1 import visual_quality as vq
 from proto import scorecard_pb2
@@ -25,7 +25,7 @@ def _backend(name: str, checkpoint: str, note: str = "",
 def object_identity(settings, device) -> family.Family:
     from benchmarks.memobench.step1 import model_formulas  # pylint: disable=import-outside-toplevel
     from metrics.dinov2 import backbone  # pylint: disable=import-outside-toplevel
-    found, ref = step1_checkpoints.resolve(backbone.DINOV2_BASE, settings,
+    found, ref = checkpoint_refs.resolve(backbone.DINOV2_BASE, settings,
                                            "ObjIdentityConsistency")
     model = backbone.load_dinov2(found.path, device)
 
@@ -43,7 +43,7 @@ def object_identity(settings, device) -> family.Family:
 def geo3d(settings, device) -> family.Family:
     from benchmarks.memobench.step1 import model_formulas  # pylint: disable=import-outside-toplevel
     from metrics.depth import depth_anything  # pylint: disable=import-outside-toplevel
-    found, ref = step1_checkpoints.resolve(depth_anything.DEPTH_ANYTHING_V2_SMALL, settings,
+    found, ref = checkpoint_refs.resolve(depth_anything.DEPTH_ANYTHING_V2_SMALL, settings,
                                            "Geo3DConsistency")
     model, processor = depth_anything.load_depth_anything(found.path, device)
 
@@ -82,7 +82,7 @@ _VISUAL_QUALITY_BACKEND = _backend(
 
 def _aesthetic_checkpoints(settings, metric_id):
     from metrics.clip import aesthetic as aesthetic_lib  # pylint: disable=import-outside-toplevel
-    return [step1_checkpoints.resolve(spec, settings, metric_id)
+    return [checkpoint_refs.resolve(spec, settings, metric_id)
             for spec in (aesthetic_lib.CLIP_VIT_L14, aesthetic_lib.AESTHETIC_HEAD)]
 
 
@@ -117,8 +117,8 @@ def visual_quality(settings, device) -> family.Family:
     from metrics.clip import aesthetic as aesthetic_lib  # pylint: disable=import-outside-toplevel
     from metrics.clip import clipiqa  # pylint: disable=import-outside-toplevel
     (tower, tower_ref), (head, head_ref) = _aesthetic_checkpoints(settings, "VisualQuality")
-    rn50, rn50_ref = step1_checkpoints.resolve(clipiqa.CLIP_RN50, settings, "VisualQuality")
-    prompts, prompts_ref = step1_checkpoints.resolve(clipiqa.CLIPIQA_PLUS_PROMPTS, settings,
+    rn50, rn50_ref = checkpoint_refs.resolve(clipiqa.CLIP_RN50, settings, "VisualQuality")
+    prompts, prompts_ref = checkpoint_refs.resolve(clipiqa.CLIPIQA_PLUS_PROMPTS, settings,
                                                      "VisualQuality")
     aesthetic_model = aesthetic_lib.load_aesthetic(tower.path, head.path, device)
     iqa_model = clipiqa.load_clipiqa(rn50.path, prompts.path, device)
@@ -138,7 +138,7 @@ def visual_quality(settings, device) -> family.Family:
 def gt_revisit(settings, device) -> family.Family:
     from benchmarks.memobench.step1 import gt_revisit as revisit  # pylint: disable=import-outside-toplevel
     from metrics.clip import frame_similarity, vision  # pylint: disable=import-outside-toplevel
-    found, ref = step1_checkpoints.resolve(frame_similarity.CLIP_VIT_B32, settings,
+    found, ref = checkpoint_refs.resolve(frame_similarity.CLIP_VIT_B32, settings,
                                            "GTRevisitSim")
     encoder = vision.load_clip_vision(found.path, device)
 

@@ -10,7 +10,7 @@ from typing import Dict, List, Optional, Tuple
 from benchmarks.common import calibration
 from benchmarks.common.family import Prepared
 from benchmarks.memobench import metric_specs
-from benchmarks.memobench.step1 import checkpoints as step1_checkpoints
+from benchmarks.common import checkpoint_refs
 from benchmarks.memobench.step1 import family
 from benchmarks.memobench.step1 import pixel
 from metrics.checkpoints import resolver
@@ -169,8 +169,8 @@ def _load_lpips(settings: Step1Settings):
     """(lpips_fn, checkpoint refs): LPIPS AlexNet loaded once; raises CheckpointUnavailable."""
     from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
     from metrics.lpips import lpips  # pylint: disable=import-outside-toplevel  (torch)
-    alexnet, alexnet_ref = step1_checkpoints.resolve(lpips.ALEXNET_SPEC, settings, "GT_ALL_LPIPS")
-    lin, lin_ref = step1_checkpoints.resolve(lpips.LPIPS_ALEX_SPEC, settings, "GT_ALL_LPIPS")
+    alexnet, alexnet_ref = checkpoint_refs.resolve(lpips.ALEXNET_SPEC, settings, "GT_ALL_LPIPS")
+    lin, lin_ref = checkpoint_refs.resolve(lpips.LPIPS_ALEX_SPEC, settings, "GT_ALL_LPIPS")
     device = device_lib.resolve_device(settings.device)
     if settings.lpips_backend == "lpips":
         from metrics.lpips import package_backend  # pylint: disable=import-outside-toplevel
@@ -190,7 +190,7 @@ def _mapanything_family(settings: Step1Settings):
     if not mapanything_poses.is_installed():
         raise ModuleNotFoundError("the mapanything package is not installed (it is not on "
                                   "PyPI): " + mapanything_poses.INSTALL_HINT)
-    found, ref = step1_checkpoints.resolve(mapanything_poses.MAPANYTHING_APACHE, settings,
+    found, ref = checkpoint_refs.resolve(mapanything_poses.MAPANYTHING_APACHE, settings,
                                            "CameraControllability")
     model = mapanything_poses.load_mapanything(found.path,
                                                device_lib.resolve_device(settings.device))
@@ -205,7 +205,7 @@ def _motion_family(settings: Step1Settings):
         return motion.MotionSmoothness(opencv_dis.DisFlow(), DIS_BACKEND)
     from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
     from metrics.flow import raft  # pylint: disable=import-outside-toplevel  (torch)
-    found, ref = step1_checkpoints.resolve(raft.RAFT_LARGE, settings, "MotionSmoothness")
+    found, ref = checkpoint_refs.resolve(raft.RAFT_LARGE, settings, "MotionSmoothness")
     device = device_lib.resolve_device(settings.device)
     model = raft.load_raft(found.path, device)
     return motion.MotionSmoothness(raft.RaftFlow(model, device), RAFT_BACKEND, (ref,))
