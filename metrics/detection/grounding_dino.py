@@ -1,8 +1,8 @@
 """GroundingDINO open-set detection, as IDEA-Research's official inference computes it.
 
-Official code (as VMBench vendors it: Grounded-Segment-Anything/GroundingDINO, and the
-`load_model` / `get_grounding_output` / `load_video` of its perceptible_amplitude_score.py
-and temporal_coherence_score.py):
+Official code (the vendored Grounded-Segment-Anything/GroundingDINO named in
+tools/calibration/README.md, and the `load_model` / `get_grounding_output` / `load_video`
+of the motion-amplitude and temporal-coherence scripts that call it):
 
 - model: `build_model(SLConfig(GroundingDINO_SwinB.py))`, BERT from a local
   bert-base-uncased folder, then `load_state_dict(clean_state_dict(torch.load(f)["model"]),

@@ -1,7 +1,7 @@
 """GroundingDINO architecture settings, as the IDEA-Research config files give them.
 
 `SWINB` transcribes GroundingDINO's `groundingdino/config/GroundingDINO_SwinB.py` (the
-file VMBench's PAS and TCS load with `groundingdino_swinb_cogcoor.pth`) and the Swin
+file the official detection scripts load with `groundingdino_swinb_cogcoor.pth`) and the Swin
 settings its `build_swin_transformer("swin_B_384_22k", 384)` picks: embed 128, depths
 2/2/18/2, heads 4/8/16/32, window 12, three output levels (return_interm_indices 1, 2, 3)
 plus one strided level, 900 queries, d_model 256, 6 + 6 layers, 8 heads, FFN 2048, 4

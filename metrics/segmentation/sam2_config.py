@@ -1,7 +1,7 @@
 """SAM 2.1 architecture settings and their transformers configs (no weights, no I/O).
 
 `HIERA_L` transcribes the official `configs/sam2.1/sam2.1_hiera_l.yaml` (facebookresearch
-sam2 as vendored in VMBench's Grounded-SAM-2 @c278a73) with the post-processing overrides
+sam2 as vendored in Grounded-SAM-2, the copy tools/calibration/README.md names) with the post-processing overrides
 that `build_sam2` / `build_sam2_video_predictor` add by default
 (`dynamic_multimask_via_stability`, delta 0.05, threshold 0.98; the video predictor also
 `binarize_mask_from_pts_for_mem_enc` and `fill_hole_area=8`). Tests shrink it with

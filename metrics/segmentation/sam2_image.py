@@ -1,7 +1,7 @@
 """SAM 2 image predictor: masks for pixel boxes, as the official `SAM2ImagePredictor`.
 
-Official path (sam2/sam2_image_predictor.py + utils/transforms.py, Grounded-SAM-2 in
-VMBench @c278a73), reproduced here around transformers' Sam2Model:
+Official path (sam2/sam2_image_predictor.py + utils/transforms.py, the vendored
+Grounded-SAM-2 copy named in tools/calibration/README.md), reproduced here around transformers' Sam2Model:
   * `set_image(np.uint8 HxWx3 RGB)`: ToTensor (/255), torchvision `Resize((1024, 1024))`
     on the float tensor (bilinear, antialias), ImageNet Normalize; the lowest-resolution
     feature map gets `no_mem_embed` added (transformers does the same).

@@ -11,7 +11,7 @@ identical random weights (tools/calibration/sam2_parity: image input bit-exact, 
 within 5e-7, every mask pixel equal; the boxes there all take the decoder's stability
 fallback, and the video check fails with transformers' own conditioning-frame memory,
 see sam2_video). Not verified: the real Hiera-L weights' outputs (no checkpoint here)
-and the CUDA/bf16 path (no GPU). Differs from VMBench's official environment:
+and the CUDA/bf16 path (no GPU). Differs from the official environment that runs it:
   * video frames: the official loader decodes the mp4 with decord and lets ffmpeg
     (swscale, in YUV) resize to 1024 x 1024; here the caller's decoded RGB frames are
     resized with PIL bilinear (`sam2_video.frames_to_model`), not bit-identical (mean

@@ -1,7 +1,7 @@
 """SAM 2 video predictor: propagate masks through frames, as the vendored official one.
 
-Official path (sam2/sam2_video_predictor.py + utils/misc.py, Grounded-SAM-2 in VMBench
-@c278a73; an older predictor than sam2==1.1.0 on PyPI), reproduced around transformers'
+Official path (sam2/sam2_video_predictor.py + utils/misc.py, the vendored Grounded-SAM-2
+copy named in tools/calibration/README.md; an older predictor than sam2==1.1.0 on PyPI), reproduced around transformers'
 Sam2VideoModel (its session keeps the memory bank; the steps that differ are ours):
   * frames: resized to 1024 x 1024 and ImageNet-normalised (`load_video_frames`; the
     resize is decord's there, PIL bilinear here, see `frames_to_model`);

@@ -1,6 +1,6 @@
 """SAM v1 box-prompted masks through the official `segment-anything` package (1.0).
 
-Official call sequence (VMBench perceptible_amplitude_score.py on frame 0, with the
+Official call sequence (a motion-amplitude script's frame-0 masks, with the
 Grounded-Segment-Anything copy of segment_anything, the same code as the package):
 
     sam_predictor = SamPredictor(sam_model_registry["vit_h"](checkpoint=path).to(device))
@@ -11,9 +11,8 @@ Grounded-Segment-Anything copy of segment_anything, the same code as the package
 
 `masks_from_boxes` is exactly that (masks (N, 1, H, W) -> (N, H, W) bool, at the
 frame's size whatever `original_size` says). The caller chooses `original_size`:
-VMBench passes `image.shape[:2]` of the GroundingDINO input tensor, (3, H') (the
-official bug; benchmarks/vmbench/pas_boxes.sam_original_size gives it, faithful or
-corrected). The model is the package's own builder and loader (`torch.load` of the
+the official script passes `image.shape[:2]` of the GroundingDINO input tensor, (3, H')
+(its bug; the benchmark's box module gives it, faithful or corrected). The model is the package's own builder and loader (`torch.load` of the
 official `sam_vit_h_4b8939.pth`, `load_state_dict` strict); tests build the same Sam
 with a tiny image encoder through the package's `_build_sam` and load it the same way.
 
