@@ -56,6 +56,7 @@ def bundled(tmp_path_factory):
 def test_bundled_sample_fills_the_weight_free_metric_and_says_so(bundled):
     out, stdout = bundled
     assert "evaluating the bundled synthetic sample" in stdout
+    assert "nothing is downloaded" in stdout
     card = json.loads((out / "scorecard.json").read_text())
     metrics = {m["id"]: m for m in card["metrics"]}
     assert metrics[PAS]["available"] and metrics[PAS]["backend"]["name"] == "opencv-lk-grid"

@@ -11,6 +11,7 @@ version (unavailable, with their checkpoints' fetch commands). Exit codes: 0 don
 (some metrics may be unavailable), 2 unusable input or configuration, 1 internal error.
 """
 
+import dataclasses
 import os
 import sys
 
@@ -79,6 +80,12 @@ def _config() -> runner.VmbenchConfig:
         print(f"No --video_dir given: evaluating the bundled synthetic sample (3 clips of a "
               f"textured square, extracted to {inputs.video_dir.parent}); not VMBench data.")
         video_dir, manifest, model = inputs.video_dir, inputs.prompt_manifest, inputs.model_name
+        if not flags.FLAGS["offline"].present:
+            # A first look should not start GBs of downloads (TCS's models): checkpoints
+            # already present (--checkpoint_dir, caches) are used; --nooffline fetches.
+            common = dataclasses.replace(common, offline=True)
+            print("Bundled sample: nothing is downloaded (metrics whose weights are not "
+                  "found locally are reported unavailable); pass --nooffline to fetch them.")
     else:
         video_dir = paths.user_path(VIDEO_DIR.value)
         if not PROMPT_MANIFEST.value:
