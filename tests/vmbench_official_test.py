@@ -17,6 +17,7 @@ from tests import vmbench_tiny_checkpoints as tiny
 from tools.fixtures import vmbench_clips
 
 PAS, TCS = "perceptible_amplitude_score", "temporal_coherence_score"
+CAS = "commonsense_adherence_score"
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +66,9 @@ def test_pas_and_tcs_run_on_the_official_backends(official_run):
         assert m.backend.name == name and m.backend.official
         assert m.backend.parity.verified, m.backend.parity.scope  # every part has its rows
         assert not m.backend.digest_pinned  # GD-ML/VMBench files have no pinned sha256
+        files = {r.path.rsplit("/", 1)[-1] for r in card.provenance.checkpoints
+                 if r.metric_id == metric_id}
+        assert {"groundingdino_swinb_cogcoor.pth", "scaled_offline.pth"} <= files
     results = json.loads((out / "results.json").read_text())
     assert [sorted(k for k in e if k.endswith("_score")) for e in results] == [[PAS, TCS]] * 2
     for entry in results:
@@ -107,3 +111,65 @@ def test_missing_checkpoints_make_both_unavailable_with_fetch_commands(inputs, t
         for needed in ("groundingdino_swinb_cogcoor.pth", "scaled_offline.pth",
                        "sam_vit_h_4b8939.pth" if metric_id == PAS else "sam2.1_hiera_large.pt"):
             assert f"{needed} (missing; fetch: huggingface-cli download" in m.unavailable_reason
+
+
+def _cas_run(root, ckpt, out, **kw):
+    config = _config(root, ckpt, out, **kw)
+    config = dataclasses.replace(config, common=dataclasses.replace(config.common,
+                                                                    metrics=("cas",)))
+    return runner.run(config)
+
+
+def test_cas_loads_the_checkpoint_and_equals_a_direct_computation(inputs, tmp_path):
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    from benchmarks.vmbench import cas  # pylint: disable=import-outside-toplevel
+    from metrics.video import frames as frames_lib  # pylint: disable=import-outside-toplevel
+    from metrics.videomae import classifier as classifier_lib  # pylint: disable=import-outside-toplevel
+    from metrics.videomae import views  # pylint: disable=import-outside-toplevel
+    root, ckpt = inputs
+    card = _cas_run(root, ckpt, tmp_path)
+    m = next(m for m in card.metrics if m.id == CAS)
+    assert m.available, m.unavailable_reason
+    assert m.backend.name == classifier_lib.BACKEND_NAME == cas.BACKEND_NAME
+    assert m.backend.official and m.backend.parity.verified
+    refs = [r for r in card.provenance.checkpoints if r.metric_id == CAS]
+    assert len(refs) == 1 and refs[0].path.endswith("vit_g_vmbench.pt")
+    assert len(refs[0].sha256) == 64
+    results = json.loads((tmp_path / "results.json").read_text())
+    model = classifier_lib.load_videomae_classifier(
+        ckpt / "vmbench_vit_g_cas" / "vit_g_vmbench.pt", config=tiny.VIDEOMAE)
+    for entry in results:
+        frames = frames_lib.load_frames(root / "videos" / f"{entry['index']}.mp4")
+        probs = model.probabilities(views.views(np.ascontiguousarray(frames[..., ::-1])))
+        want = float(probs.mean(axis=0) @ np.array(cas.WEIGHTS))
+        assert entry[CAS] == pytest.approx(want, rel=1e-9, abs=1e-12)
+        assert 0 <= entry[CAS] <= 1
+    assert len({e[CAS] for e in results}) == 2  # the two clips score differently
+    assert CAS in (tmp_path / "scores.csv").read_text()
+
+
+def test_cas_as_shipped_is_named_not_official_and_needs_no_checkpoint(inputs, tmp_path):
+    from benchmarks.vmbench import cas  # pylint: disable=import-outside-toplevel
+    root, _ = inputs
+    empty = tmp_path / "none"
+    empty.mkdir()
+    card = _cas_run(root, empty, tmp_path / "out", cas_init=cas.AS_SHIPPED)
+    m = next(m for m in card.metrics if m.id == CAS)
+    assert m.available and not m.backend.official
+    assert m.backend.name == "videomae-v2-vit-g14-5cls (random init, as shipped)"
+    assert "never leaderboard-eligible" in m.backend.note
+    assert not [r for r in card.provenance.checkpoints if r.metric_id == CAS]
+    assert not card.verification.leaderboard_eligible
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert results and all(CAS not in e for e in results)
+
+
+def test_missing_cas_checkpoint_is_unavailable_with_its_fetch_command(inputs, tmp_path):
+    root, _ = inputs
+    empty = tmp_path / "none"
+    empty.mkdir()
+    card = _cas_run(root, empty, tmp_path / "out")
+    m = next(m for m in card.metrics if m.id == CAS)
+    assert not m.available
+    assert ("vit_g_vmbench.pt (missing; fetch: huggingface-cli download GD-ML/VMBench "
+            "vit_g_vmbench.pt") in m.unavailable_reason

@@ -15,12 +15,17 @@ from metrics.segmentation import sam2_tiny
 from metrics.segmentation import tiny_sam_v1
 from metrics.tracking.cotracker3 import config as cotracker_config
 from metrics.tracking.cotracker3 import tiny_checkpoint as cotracker_tiny
+from metrics.videomae import vit as videomae_vit
 
 # Two queries: a few detections per frame keep SAM 2.1's per-object propagation and the
 # CoTracker3 calls per vanish/emerge event cheap (the tiny default has 50).
 GROUNDING_DINO = dataclasses.replace(tiny_grounding_dino.TINY, num_queries=2)
+# CAS's views are 224 px; 56-px patches keep the tiny ViT at 4 x 4 x 8 tokens.
+VIDEOMAE = videomae_vit.VitConfig(img_size=224, patch_size=56, embed_dim=32, depth=1,
+                                  num_heads=2)
 ARCHITECTURES = {
     "grounding_dino": GROUNDING_DINO,
+    "videomae": VIDEOMAE,
     "sam_v1": tiny_sam_v1.TINY,
     "sam2": sam2_tiny.TINY,
     "cotracker3": cotracker_config.TINY,
@@ -32,9 +37,22 @@ def _place(source: pathlib.Path, spec) -> pathlib.Path:
                                                      / spec.filename)))
 
 
+def write_videomae(ckpt: pathlib.Path) -> pathlib.Path:
+    """vit_g_vmbench.pt as a fine-tuning run saves it: {"model": state_dict}, with a
+    head trained-looking enough that views differ."""
+    import torch  # pylint: disable=import-outside-toplevel
+    model = videomae_vit.random_init(VIDEOMAE, seed=3)
+    with torch.no_grad():
+        model.head.weight.normal_(0, 0.5)
+    path = ckpt / specs.VIT_G_CAS.name / specs.VIT_G_CAS.filename
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": model.state_dict(), "epoch": 0}, path)
+    return path
+
+
 def write_all(ckpt: pathlib.Path) -> pathlib.Path:
-    """Writes the five files (GroundingDINO, its BERT tokenizer folder, SAM v1, SAM 2.1,
-    CoTracker3) under `ckpt`/<spec name>/; returns `ckpt`."""
+    """Writes the official files (GroundingDINO, its BERT tokenizer folder, SAM v1, SAM
+    2.1, CoTracker3, VideoMAE v2) under `ckpt`/<spec name>/; returns `ckpt`."""
     for spec in (*specs.PAS, specs.SAM2_1_HIERA_L):
         (ckpt / spec.name).mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=ckpt) as tmp:
@@ -49,6 +67,7 @@ def write_all(ckpt: pathlib.Path) -> pathlib.Path:
     sam2_tiny.save_tiny_sam2(ckpt / specs.SAM2_1_HIERA_L.name / specs.SAM2_1_HIERA_L.filename)
     track = cotracker_tiny.save_checkpoint(ckpt / specs.COTRACKER3_OFFLINE.name)
     assert track.name == specs.COTRACKER3_OFFLINE.filename
+    write_videomae(ckpt)
     return ckpt
 
 

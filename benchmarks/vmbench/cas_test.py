@@ -41,3 +41,14 @@ def test_red_video_is_rated_best_blue_worst_and_views_are_30():
     assert cols[cas.VIEWS] == 30 and classifier.batches == [(30, 10)]
     blue = red[..., ::-1].copy()
     assert _score(blue)[0]["commonsense_adherence_score"] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_official_intent_is_the_official_backend_and_as_shipped_is_not():
+    official = cas.backend(cas.OFFICIAL_INTENT)
+    assert official.official and official.name == "videomae-v2-vit-g14-5cls"
+    assert "never loads it" in official.note and "decord" in official.note
+    shipped = cas.backend(cas.AS_SHIPPED, seed=7)
+    assert not shipped.official and "random init, as shipped" in shipped.name
+    assert "seed 7" in shipped.note and "never leaderboard-eligible" in shipped.note
+    with pytest.raises(ValueError, match="CAS mode"):
+        cas.backend("random")

@@ -1,4 +1,4 @@
-"""The checkpoints of VMBench's official PAS and TCS backends (spec §3), importable
+"""The checkpoints of VMBench's official model backends (spec §3), importable
 without torch. Files are those the official scripts read from `<repo>/.cache/`; the
 resolver finds them under --checkpoint_dir/<name>/, in the Hugging Face cache, or
 downloads them at the pinned revision.
@@ -36,5 +36,12 @@ COTRACKER3_OFFLINE = resolver.CheckpointSpec(
     name="vmbench_cotracker3_offline", filename="scaled_offline.pth", hf_repo=_HUB,
     license="CC-BY-NC 4.0 (facebookresearch/co-tracker)")
 
+# CAS: VideoMAE v2 ViT-g/14 with VMBench's 5-way head (what run_class_finetuning.py's
+# --finetune would load; the shipped commonsense_adherence_score.py never loads it).
+VIT_G_CAS = resolver.CheckpointSpec(
+    name="vmbench_vit_g_cas", filename="vit_g_vmbench.pt", hf_repo=_HUB,
+    license="MIT (OpenGVLab/VideoMAEv2 code); the weights' licence is not stated")
+
 PAS = (GROUNDING_DINO_SWINB, BERT_BASE_UNCASED, SAM_VIT_H, COTRACKER3_OFFLINE)
 TCS = (GROUNDING_DINO_SWINB, BERT_BASE_UNCASED, SAM2_1_HIERA_L, COTRACKER3_OFFLINE)
+CAS = (VIT_G_CAS,)

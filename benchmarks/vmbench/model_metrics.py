@@ -1,9 +1,8 @@
 """The model-based VMBench metrics this version does not compute, and why, with the
 commands that fetch their checkpoints (from runtime_profile.textproto).
 
-OIS, CAS and MSS need RTMDet/RTMPose, VideoMAEv2 and Q-Align; their loaders are not part
-of this version (VMBench part 2), so a run reports each unavailable with what it needs,
-present or not. (PAS and TCS run the official models: official_models.py.)
+A metric without a builder in official_models.py (its loaders are not part of this
+version) is reported unavailable with what it needs, present or not.
 """
 
 import os

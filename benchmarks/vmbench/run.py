@@ -23,6 +23,7 @@ from benchmarks.common import flags as common_flags
 from benchmarks.common import paths
 from benchmarks.common import summary
 from benchmarks.vmbench import bundled_sample
+from benchmarks.vmbench import cas
 from benchmarks.vmbench import official_models
 from benchmarks.vmbench import pas_boxes
 from benchmarks.vmbench import runner
@@ -67,8 +68,18 @@ TCS_QUERY_FRAME = flags.DEFINE_enum(
 GRID_SIZE = flags.DEFINE_integer(
     "grid_size", 30, "PAS tracking grid per side (evaluate.sh: 30).", lower_bound=1)
 
+CAS_RANDOM_INIT = flags.DEFINE_bool(
+    "cas_faithful_random_init", False,
+    "CAS as the shipped commonsense_adherence_score.py runs it: the model's random "
+    "initialisation, no checkpoint (it never loads vit_g_vmbench.pt). Only to show that "
+    "behaviour: named, NOT official, never leaderboard-eligible. Default: load "
+    "vit_g_vmbench.pt as run_class_finetuning.py does (the official intent).")
+CAS_BATCH_SIZE = flags.DEFINE_integer(
+    "cas_batch_size", 10, "CAS views per forward pass (the official --batch_size 10; 30 "
+    "views per video). Lower it when memory is short; values do not change.", lower_bound=1)
+
 _RECORDED = ("video_dir", "prompt_manifest", "model_name", "pas_backend", "grid_size",
-             "sam_boxes", "tcs_query_frame",
+             "sam_boxes", "tcs_query_frame", "cas_faithful_random_init", "cas_batch_size",
              "output_dir", "device", "limit", "metrics", "resume", "checkpoint_dir", "offline")
 
 
@@ -99,6 +110,8 @@ def _config() -> runner.VmbenchConfig:
         model_name=model, pas_backend=PAS_BACKEND.value or ("lk" if bundled else "official"),
         grid_size=GRID_SIZE.value,
         quirks=official_models.Quirks(SAM_BOXES.value, TCS_QUERY_FRAME.value),
+        cas_init=cas.AS_SHIPPED if CAS_RANDOM_INIT.value else cas.OFFICIAL_INTENT,
+        cas_batch_size=CAS_BATCH_SIZE.value,
         bundled_sample=bundled,
         recorded_flags=common_flags.flag_values_for_record(_RECORDED))
 

@@ -7,7 +7,9 @@ official-shaped results.json and the scores.csv calculate_score.py would write f
 both with official backends' values only. PAS and TCS run the official models
 (official_models.py; unavailable with the fetch commands when a checkpoint is missing),
 or PAS runs the weight-free opencv-lk-grid backend (NOT official: per_sample_scores.jsonl
-and the scorecard only); OIS, CAS and MSS are reported unavailable (VMBench part 2).
+and the scorecard only); CAS runs VideoMAE v2 on vit_g_vmbench.pt (or, named and NOT
+official, the shipped random initialisation); the model metrics without a loader in this
+version are reported unavailable with their checkpoints' fetch commands.
 """
 
 import dataclasses
@@ -54,6 +56,8 @@ class VmbenchConfig:
     pas_backend: str = "lk"
     grid_size: int = pas.GRID_SIZE
     quirks: official_models.Quirks = official_models.Quirks()
+    cas_init: str = official_models.Options.cas_init
+    cas_batch_size: int = official_models.Options.cas_batch_size
     # Tests only: tiny architectures for the official models' tiny checkpoint files.
     architectures: Optional[dict] = None
     bundled_sample: bool = False
@@ -63,14 +67,16 @@ class VmbenchConfig:
 def _prepare(config: VmbenchConfig, metric_ids: List[str]):
     """(families, {metric: unavailable reason}) for the selected metrics."""
     families, reasons = [], {}
-    tracked = (official_scores.PAS, official_scores.TCS)
-    official = [m for m in tracked if m in metric_ids]
+    tracked = tuple(official_models.BUILDERS)
+    official = [m for m in official_models.ORDER if m in metric_ids and m in tracked]
     if official_scores.PAS in metric_ids and config.pas_backend == "lk":
         families.append(pas.PasLucasKanade(config.grid_size))
         official.remove(official_scores.PAS)
     if official:
-        loaded, why = official_models.load(config.common, official, config.quirks,
-                                           pas_grid_size=config.grid_size,
+        options = official_models.Options(pas_grid_size=config.grid_size,
+                                          cas_init=config.cas_init,
+                                          cas_batch_size=config.cas_batch_size)
+        loaded, why = official_models.load(config.common, official, config.quirks, options,
                                            architectures=config.architectures)
         families += [loaded[m] for m in official if m in loaded]
         reasons.update(why)
@@ -96,7 +102,8 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
     out = outputs_lib.RunOutputs(config.output_dir)
     digest = config_digest({"version": BENCHMARK_VERSION, "metrics": sorted(metric_ids),
                             "pas_backend": config.pas_backend, "grid": config.grid_size,
-                            "quirks": dataclasses.asdict(config.quirks)})
+                            "quirks": dataclasses.asdict(config.quirks),
+                            "cas_init": config.cas_init})
     with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume) as store:
         outcome = sample_loop.run(
             items, sample_lib.ref, store, label="VMBench", load=sample_lib.load,
@@ -129,6 +136,7 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
     card.notes.extend(verification.notes(config, suite, layout, outcome))
     card.provenance.CopyFrom(provenance.capture({
         "video_dir": config.video_dir, "prompt_manifest": config.prompt_manifest}))
+    card.provenance.checkpoints.extend(ref for f in families for ref in f.checkpoints)
     official_ids = [m for m in metric_ids if backends.get(m, scorecard_pb2.Backend()).official]
     left_out = [m for m in metric_ids if m in backends and m not in official_ids]
     if left_out:

@@ -36,7 +36,8 @@ def test_profile_metrics_are_the_tables_and_pas_tcs_are_computed():
     assert [m.metric_id for m in profile.metrics] == list(metric_specs.PER_VIDEO_IDS)
     pending = {m.metric_id for m in profile.metrics if m.pending}
     assert pending == set(metric_specs.PER_VIDEO_IDS) - {"perceptible_amplitude_score",
-                                                         "temporal_coherence_score"}
+                                                         "temporal_coherence_score",
+                                                         "commonsense_adherence_score"}
 
 
 def test_profile_checkpoints_are_the_loaders_pins():
@@ -44,11 +45,12 @@ def test_profile_checkpoints_are_the_loaders_pins():
     profile = runtime_profiles.load_profile("vmbench")
     by_id = {m.metric_id: m for m in profile.metrics}
     for metric_id, wanted in (("perceptible_amplitude_score", checkpoints.PAS),
-                              ("temporal_coherence_score", checkpoints.TCS)):
-        got = [(c.name, c.id, c.revision, c.file, c.sha256, c.snapshot, c.fetch_command)
-               for c in by_id[metric_id].checkpoints]
+                              ("temporal_coherence_score", checkpoints.TCS),
+                              ("commonsense_adherence_score", checkpoints.CAS)):
+        got = [(c.name, c.id, c.revision, c.file, c.sha256, c.snapshot, c.fetch_command,
+                c.license, c.size_bytes) for c in by_id[metric_id].checkpoints]
         assert got == [(s.name, s.hf_repo, s.hf_revision, s.filename, s.sha256, s.snapshot,
-                        s.fetch_command()) for s in wanted]
+                        s.fetch_command(), s.license, s.size_bytes) for s in wanted]
 
 
 def test_unavailable_reasons_carry_every_checkpoint_fetch_command(tmp_path):
