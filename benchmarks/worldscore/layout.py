@@ -135,7 +135,9 @@ def check(inst: Instance) -> Instance:
         return inst
     inst.image_data = data
     total = data["total_frames"]
-    if FRAMES in present and (inst.path / FRAMES).is_dir():
+    if FRAMES in present and not (inst.path / FRAMES).is_dir():
+        _problem(inst, FRAMES, "a folder of frames", "a file")
+    elif FRAMES in present:
         names = os.listdir(inst.path / FRAMES)
         inst.frames = sorted(n for n in names if os.path.splitext(n)[1] in _FRAME_SUFFIXES)
         count = len([n for n in names if n.endswith(_FRAME_SUFFIXES)])
