@@ -122,9 +122,13 @@ def from_tree(generated_root: pathlib.Path, model_name: str, static_only: bool,
                 if entries is not None else None)
     _coverage(card, rows, expected, movements)
     notes, blockers = [], []
+    for m in movements if entries is not None else ():
+        if len(entries[m]) != aspects.EXPECTED_INSTANCES[m]:
+            notes.append(f"{dataset.json_path(data_root, m)} has {len(entries[m])} entries, "
+                         f"not the official dataset's {aspects.EXPECTED_INSTANCES[m]:,}")
     pooled_errors = [r.sample_id for r in rows if r.error and r.metrics]
     if pooled_errors:
-        notes.append(f"{len(pooled_errors)} instances with errors are still in "
+        notes.append(f"{len(pooled_errors)} instance(s) with errors still in "
                      "worldscore.json (calculate_worldscore reads every evaluation.json): "
                      + ", ".join(pooled_errors[:5]))
     for movement in rec.missing_movements:
@@ -135,6 +139,9 @@ def from_tree(generated_root: pathlib.Path, model_name: str, static_only: bool,
         notes.append(f"{len(mismatches)} stored score_normalized values differ from the "
                      "renormalised ones (worldscore.json uses the renormalised): "
                      + "; ".join(mismatches[:3]))
+    if static_only and (pathlib.Path(generated_root) / aspects.DYNAMIC).is_dir():
+        notes.append(f"{generated_root}/dynamic: ignored (static only, as run_evaluate "
+                     "does for a 3D model; --nostatic_only to include it)")
     if static_only:
         notes.append("3D model: static only; the 3 dynamic aspects are 0 and "
                      "WorldScore-Dynamic = 0.7 x WorldScore-Static, as officially")

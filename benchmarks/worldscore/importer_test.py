@@ -86,6 +86,7 @@ def test_dataset_cross_check_both_ways(base, tmp_path):
     assert "dynamic.json" in missing.error
     assert card.coverage.missing_sample_ids == ["dynamic/stylized/fluid/f01"]
     assert card.coverage.expected == 11
+    assert any("has 8 entries, not the official dataset's 2,000" in n for n in card.notes)
     x01 = rows["static/photorealistic/indoor/attic/x01"]
     assert "found no entry for it" in x01.error and x01.metrics  # pooled, as officially
     assert "static.json" in x01.error

@@ -64,7 +64,7 @@ def normalize(metric: aspects.Metric, score: Score) -> float:
                   zip(score, norm.empirical_max, norm.empirical_min, norm.higher_is_better)]
     if metric.combine == "arithmetic":
         return sum(normalized) / len(normalized)
-    return np.prod(normalized) ** (1 / len(normalized))
+    return float(np.prod(normalized) ** (1 / len(normalized)))  # np.float64 -> its float
 
 
 def failure_score(metric: aspects.Metric) -> Tuple[float, float]:
