@@ -163,7 +163,7 @@ def _check_frame_names(inst: Instance, names: List[str]) -> None:
         if bad:
             _problem(inst, f"{FRAMES}/{bad[0]}", "integer-named frames (000.png, ...: the "
                      "official motion_accuracy sorts them by int(name) and fails, scoring "
-                     f"0, otherwise)", f"{len(bad)} not integer-named", crash=True)
+                     "0, otherwise)", f"{len(bad)} not integer-named", crash=True)
     numeric = [n for n in inst.frames if _is_int(os.path.splitext(n)[0])]
     if len(numeric) == len(inst.frames) and numeric != sorted(
             numeric, key=lambda n: int(os.path.splitext(n)[0])):

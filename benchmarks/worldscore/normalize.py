@@ -11,7 +11,6 @@ better, else +100, which normalises to 0. For the two composite metrics the offi
 iterates over an int and crashes the job: `failure_score` raises `FallbackCrash` there.
 """
 
-import math
 from typing import Sequence, Tuple, Union
 
 import numpy as np
@@ -86,7 +85,3 @@ def inverse_z(metric: aspects.Metric, normalized: float) -> float:
     norm = metric.norm
     x_prime = (normalized - norm.range[0]) / (norm.range[1] - norm.range[0])
     return norm.avg + norm.std * (norm.z_min + x_prime * (norm.z_max - norm.z_min))
-
-
-def is_finite(value) -> bool:
-    return is_number(value) and math.isfinite(value)
