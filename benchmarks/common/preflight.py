@@ -65,7 +65,7 @@ def checkpoint_spec(req: runtime_profile_pb2.CheckpointRequirement) -> resolver.
     return resolver.CheckpointSpec(
         name=name, filename=req.file, hf_repo=req.id, hf_revision=req.revision or "main",
         snapshot=req.snapshot, url=req.url, sha256=req.sha256.lower(), license=req.license,
-        size_bytes=req.size_bytes)
+        size_bytes=req.size_bytes, approx_size_bytes=req.approx_size_bytes)
 
 
 def _module_fix(module: str, benchmark_id: str) -> str:

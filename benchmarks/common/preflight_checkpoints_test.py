@@ -71,7 +71,8 @@ def test_checkpoint_missing_or_wrong_digest_is_not_ready(isolated_caches):
     v = _verdicts(report)
     assert not v["Local"].ready and f"expected sha256 {WEIGHTS_SHA}" in v["Local"].reasons[0]
     assert not v["Hub"].ready
-    assert v["Hub"].reasons == ["checkpoint tiny-model (model.safetensors) not found"]
+    assert v["Hub"].reasons == ["checkpoint tiny-model (model.safetensors) not found (size ?, "
+                                "licence ?)"]
     assert v["Hub"].checks[0].detail == (
         f"looked in {ckpt_dir}/tiny-model/, the Hugging Face cache "
         f"{isolated_caches}/hf_cache (org/tiny-model@main)")

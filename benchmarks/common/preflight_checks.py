@@ -256,7 +256,9 @@ def checkpoint(spec: resolver.CheckpointSpec, checkpoint_dir: Optional[str],
             if mismatch:
                 base.reason = str(e).split("; fetch it with")[0]
             else:
-                base.reason = f"checkpoint {spec.name} ({spec.filename}) not found"
+                size = resolver.size_text(spec.size_bytes, spec.approx_size_bytes)
+                base.reason = (f"checkpoint {spec.name} ({spec.filename}) not found ({size}, "
+                               f"licence {spec.license or '?'})")
                 base.detail = "looked in " + ", ".join(
                     _places(spec, checkpoint_dir, explicit_path))
             base.fix = fix

@@ -18,7 +18,8 @@ _HUB = "GD-ML/VMBench"
 
 GROUNDING_DINO_SWINB = resolver.CheckpointSpec(
     name="vmbench_groundingdino_swinb", filename="groundingdino_swinb_cogcoor.pth",
-    hf_repo=_HUB, license="Apache-2.0 (IDEA-Research/GroundingDINO)")
+    hf_repo=_HUB, license="Apache-2.0 (IDEA-Research/GroundingDINO)",
+    approx_size_bytes=939_440_816)
 BERT_BASE_UNCASED = resolver.CheckpointSpec(
     name="bert_base_uncased_snapshot", filename="vocab.txt",
     hf_repo="google-bert/bert-base-uncased",
@@ -31,16 +32,19 @@ SAM_VIT_H = resolver.CheckpointSpec(
     size_bytes=2_564_550_879, license="Apache-2.0 (facebookresearch/segment-anything)")
 SAM2_1_HIERA_L = resolver.CheckpointSpec(
     name="vmbench_sam2_1_hiera_large", filename="sam2.1_hiera_large.pt", hf_repo=_HUB,
-    license="Apache-2.0 (facebookresearch/sam2)")
+    license="Apache-2.0 (facebookresearch/sam2)",
+    approx_size_bytes=897_787_592)
 COTRACKER3_OFFLINE = resolver.CheckpointSpec(
     name="vmbench_cotracker3_offline", filename="scaled_offline.pth", hf_repo=_HUB,
-    license="CC-BY-NC 4.0 (facebookresearch/co-tracker)")
+    license="CC-BY-NC 4.0 (facebookresearch/co-tracker)",
+    approx_size_bytes=101_809_200)
 
 # CAS: VideoMAE v2 ViT-g/14 with VMBench's 5-way head (what run_class_finetuning.py's
 # --finetune would load; the shipped commonsense_adherence_score.py never loads it).
 VIT_G_CAS = resolver.CheckpointSpec(
     name="vmbench_vit_g_cas", filename="vit_g_vmbench.pt", hf_repo=_HUB,
-    license="MIT (OpenGVLab/VideoMAEv2 code); the weights' licence is not stated")
+    license="MIT (OpenGVLab/VideoMAEv2 code); the weights' licence is not stated",
+    approx_size_bytes=4_046_471_188)
 
 PAS = (GROUNDING_DINO_SWINB, BERT_BASE_UNCASED, SAM_VIT_H, COTRACKER3_OFFLINE)
 TCS = (GROUNDING_DINO_SWINB, BERT_BASE_UNCASED, SAM2_1_HIERA_L, COTRACKER3_OFFLINE)

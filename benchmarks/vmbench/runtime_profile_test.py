@@ -2,6 +2,9 @@
 what the runner computes and what it reports pending."""
 
 import hashlib
+import json
+import math
+import pathlib
 
 from benchmarks.common import runtime_profiles
 from benchmarks.vmbench import checkpoints
@@ -48,9 +51,42 @@ def test_profile_checkpoints_are_the_loaders_pins():
                               ("temporal_coherence_score", checkpoints.TCS),
                               ("commonsense_adherence_score", checkpoints.CAS)):
         got = [(c.name, c.id, c.revision, c.file, c.sha256, c.snapshot, c.fetch_command,
-                c.license, c.size_bytes) for c in by_id[metric_id].checkpoints]
+                c.license, c.size_bytes, c.approx_size_bytes)
+               for c in by_id[metric_id].checkpoints]
         assert got == [(s.name, s.hf_repo, s.hf_revision, s.filename, s.sha256, s.snapshot,
-                        s.fetch_command(), s.license, s.size_bytes) for s in wanted]
+                        s.fetch_command(), s.license, s.size_bytes, s.approx_size_bytes)
+                       for s in wanted]
+
+
+def _float32_bytes(relative: str) -> int:
+    """4 x the elements of an official state dict's key/shape list (three layouts)."""
+    data = json.loads(pathlib.Path(relative).read_text())
+    if "keys" in data:
+        data = data["keys"]
+    if "tensors" in data:
+        data = {name: shape for name, shape, _ in data["tensors"]}
+    return 4 * sum(math.prod(shape) for shape in data.values())
+
+
+def test_estimated_sizes_are_the_official_state_dicts():
+    """Each estimate is the float32 size of the official key/shape list a loader test
+    checks; every checkpoint has an exact size or an estimate, except the BERT snapshot
+    (a whole hub repository, of which GroundingDINO reads the tokenizer)."""
+    for spec, listing in (
+            (checkpoints.GROUNDING_DINO_SWINB,
+             "metrics/detection/testdata/groundingdino_swinb_keys.json"),
+            (checkpoints.SAM2_1_HIERA_L, "metrics/segmentation/sam2_hiera_l_official_keys.json"),
+            (checkpoints.COTRACKER3_OFFLINE,
+             "metrics/tracking/cotracker3/testdata/official_state_dict.json"),
+            (checkpoints.VIT_G_CAS,
+             "metrics/videomae/testdata/vit_g_cas_state_dict_shapes.json")):
+        assert spec.approx_size_bytes == _float32_bytes(listing), spec.name
+    unsized = {s.name for s in checkpoints.PAS + checkpoints.TCS + checkpoints.CAS
+               if not s.size_bytes and not s.approx_size_bytes}
+    assert unsized == {"bert_base_uncased_snapshot"}
+    text = plan.plan_text("vmbench", catalog_lib.get_entry("vmbench"))
+    assert ("vit_g_vmbench.pt: GD-ML/VMBench@main, ~4.0 GB (estimated from its official "
+            "state dict)") in text
 
 
 def test_unavailable_reasons_carry_every_checkpoint_fetch_command(tmp_path):

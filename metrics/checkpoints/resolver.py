@@ -25,6 +25,19 @@ from metrics.checkpoints import reachability
 OFFLINE_ENV = ("WORLDEVAL_OFFLINE", "HF_HUB_OFFLINE")
 
 
+def size_text(size: int, approx: int = 0) -> str:
+    """"2.6 GB", "~4.0 GB (estimated from its official state dict)" or "size ?"."""
+    if not size and approx:
+        return f"~{size_text(approx)} (estimated from its official state dict)"
+    if not size:
+        return "size ?"
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1000 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1000
+    return ""
+
+
 @dataclasses.dataclass(frozen=True)
 class CheckpointSpec:
     """Where a checkpoint comes from. Either a file (`filename`) or a hub snapshot.
@@ -37,7 +50,8 @@ class CheckpointSpec:
       url: a direct download URL (e.g. torchvision's weights).
       sha256: the expected digest of `filename`, or a prefix of it (torchvision names
         files by their digest's first 8 hex digits); empty when not known yet.
-      license / size_bytes: for asset plans.
+      license / size_bytes: for asset plans; approx_size_bytes when the size is only
+        estimated (from the official state dict's tensors).
     """
 
     name: str
@@ -49,6 +63,7 @@ class CheckpointSpec:
     sha256: str = ""
     license: str = ""
     size_bytes: int = 0
+    approx_size_bytes: int = 0
 
     def fetch_command(self, checkpoint_dir: Optional[str] = None) -> str:
         """A shell command that puts this checkpoint where the resolver looks."""

@@ -13,6 +13,7 @@ from typing import Dict, List, Optional
 from benchmarks.common import preflight
 from benchmarks.common import preflight_checks
 from benchmarks.common import runtime_profiles
+from metrics.checkpoints import resolver
 from proto import catalog_pb2
 from proto import runtime_profile_pb2
 from proto import scorecard_pb2
@@ -21,14 +22,7 @@ from tools.assets import fetch
 _ENV_NAMES = runtime_profile_pb2.EnvironmentType.Name
 
 
-def size_text(size: int) -> str:
-    if not size:
-        return "size ?"
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1000 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1000
-    return ""
+size_text = resolver.size_text
 
 
 def _header(entry: Optional[catalog_pb2.BenchmarkEntry], benchmark_id: str) -> List[str]:
@@ -88,6 +82,9 @@ def _checkpoints(profile, checkpoint_dir: Optional[str]) -> List[str]:
     sized = [c.size_bytes for c in ckpts if c.size_bytes]
     sizes = (f"{size_text(sum(sized))} in the {len(sized)} sizes recorded" if sized
              else "no sizes recorded")
+    estimated = [c.approx_size_bytes for c in ckpts if not c.size_bytes and c.approx_size_bytes]
+    if estimated:
+        sizes += f", ~{size_text(sum(estimated))} estimated for {len(estimated)} more"
     lines = [f"checkpoints ({len(ckpts)}; {sizes}):"] if ckpts else []
     for ckpt in ckpts:
         spec = preflight.checkpoint_spec(ckpt)
@@ -96,7 +93,8 @@ def _checkpoints(profile, checkpoint_dir: Optional[str]) -> List[str]:
                  f"missing: {check.reason}" + (f" ({check.detail})" if check.detail else ""))
         source = (f"{ckpt.id}@{spec.hf_revision}" + (" (snapshot)" if ckpt.snapshot else "")
                   if ckpt.id else ckpt.url)
-        lines += [f"  {ckpt.name}/{ckpt.file}: {source}, {size_text(ckpt.size_bytes)}, licence "
+        size = size_text(ckpt.size_bytes, ckpt.approx_size_bytes)
+        lines += [f"  {ckpt.name}/{ckpt.file}: {source}, {size}, licence "
                   f"{ckpt.license or '?'}, sha256 {ckpt.sha256 or 'not pinned'}"
                   + (", gated" if ckpt.gated else ""),
                   f"      for: {', '.join(users[(ckpt.name, ckpt.file)])}",
