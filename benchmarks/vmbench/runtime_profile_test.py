@@ -85,8 +85,8 @@ def test_estimated_sizes_are_the_official_state_dicts():
                if not s.size_bytes and not s.approx_size_bytes}
     assert unsized == {"bert_base_uncased_snapshot"}
     text = plan.plan_text("vmbench", catalog_lib.get_entry("vmbench"))
-    assert ("vit_g_vmbench.pt: GD-ML/VMBench@main, ~4.0 GB (estimated from its official "
-            "state dict)") in text
+    assert ("vit_g_vmbench.pt: GD-ML/VMBench@main, ~4.0 GB estimated from its official "
+            "state dict, licence MIT") in text
 
 
 def test_unavailable_reasons_carry_every_checkpoint_fetch_command(tmp_path):

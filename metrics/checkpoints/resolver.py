@@ -26,9 +26,9 @@ OFFLINE_ENV = ("WORLDEVAL_OFFLINE", "HF_HUB_OFFLINE")
 
 
 def size_text(size: int, approx: int = 0) -> str:
-    """"2.6 GB", "~4.0 GB (estimated from its official state dict)" or "size ?"."""
+    """"2.6 GB", "~4.0 GB estimated from its official state dict" or "size ?"."""
     if not size and approx:
-        return f"~{size_text(approx)} (estimated from its official state dict)"
+        return f"~{size_text(approx)} estimated from its official state dict"
     if not size:
         return "size ?"
     for unit in ("B", "KB", "MB", "GB"):
