@@ -6,7 +6,8 @@ temporal x 3 spatial, short side 224) of the RGB frames, the classifier's logits
 weights 0, 0.25, 0.5, 0.75, 1 (class 0 worst).
 
 Deviations from the official run, named in the backend: frames come from OpenCV (the
-official dataset decodes with decord); one process instead of torchrun/NCCL/DeepSpeed.
+official dataset decodes with decord; the two give identical pixels on our test clips:
+tools/calibration/decode_parity_test.py); one process instead of torchrun/NCCL/DeepSpeed.
 Modes: `official-intent` loads vit_g_vmbench.pt as run_class_finetuning.py would (the
 leaderboard's numbers imply it); `as-shipped` scores with the random initialisation the
 official commonsense_adherence_score.py actually runs (it never loads the checkpoint),
@@ -26,8 +27,9 @@ WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
 OFFICIAL_INTENT, AS_SHIPPED = "official-intent", "as-shipped"
 VIEWS = "cas_views"
 MODES = (OFFICIAL_INTENT, AS_SHIPPED)
-_DEVIATIONS = ("frames decoded with OpenCV (the official dataset uses decord); one "
-               "process, views batched, no torchrun/NCCL/DeepSpeed")
+_DEVIATIONS = ("frames decoded with OpenCV (the official dataset uses decord: identical "
+               "pixels on H.264/HEVC/VP9/MPEG-4 test clips, tools/calibration:"
+               "decode_parity_test); one process, views batched, no torchrun/NCCL/DeepSpeed")
 
 
 def backend(mode: str, seed: int = 0) -> scorecard_pb2.Backend:
