@@ -8,6 +8,8 @@ i.e. transformers' (4.36) slow LlamaTokenizer: the snapshot's sentencepiece mode
   - non-legacy: the model is loaded with add_dummy_prefix off, the text is prefixed
     with "▁" (spaces kept as they are written), encoded after an "<unk>" prefix whose
     pieces are then dropped, so text that starts with a space keeps it.
+Text holding a special token's string ("<s>", ...) is refused (the slow tokenizer
+splits those out first; no prompt here has one).
 `prompt_ids` is `tokenizer_image_token`: the prompt is split at "<|image|>", every
 chunk is encoded (with its BOS), the first chunk keeps its BOS, the others lose it,
 and IMAGE_TOKEN stands between them. `level_ids` is the second id of each level word
@@ -45,6 +47,9 @@ class LlamaSentencePiece:
         return pieces[self.unk_length:] if len(pieces) >= self.unk_length else pieces
 
     def encode(self, text: str) -> List[int]:
+        special = [t for t in ("<s>", "</s>", self.unk_token) if t in text]
+        if special:  # the slow tokenizer splits these out first; not needed here
+            raise ValueError(f"text {text!r} holds the special token(s) {special}")
         ids = [self.sp.piece_to_id(piece) for piece in self._pieces(text)]
         return ([self.bos_id] if self.add_bos else []) + ids
 
