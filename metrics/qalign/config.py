@@ -5,7 +5,10 @@
 abstractor with 64 queries); a checkpoint's own config.json is read by `from_dict`,
 whose layout is the official one: the language-model fields at the top level and
 `visual_config` = {"visual_model": {...}, "visual_abstractor": {...}}. Missing fields
-take the official defaults. `TINY` is a small random-weight architecture for tests.
+take the official defaults; fields the official model code does not read (hidden_act of
+the vision model: QuickGELU is hard-coded; pretraining_tp: transformers 4.36 only splits
+the MLP's matmuls with it, the same function) are ignored, a rope_scaling (which would
+change the function) is refused. `TINY` is a small random-weight architecture for tests.
 """
 
 import dataclasses
@@ -53,7 +56,6 @@ class QAlignConfig:
     rope_theta: float = 10000.0
     rope_scaling: Optional[Mapping[str, Any]] = None
     attention_bias: bool = False
-    pretraining_tp: int = 1
     tie_word_embeddings: bool = False
     vision: VisionConfig = VisionConfig()
     abstractor: AbstractorConfig = AbstractorConfig()
@@ -92,9 +94,6 @@ def from_dict(values: Mapping[str, Any]) -> QAlignConfig:
     if not abstract.get("grid_size"):  # the official config turns None/0 into 32
         abstract.pop("grid_size", None)
     abstractor = _pick(AbstractorConfig, abstract)
-    if values.get("pretraining_tp", 1) != 1:
-        raise ValueError(f"pretraining_tp {values['pretraining_tp']} is not supported "
-                         f"(the released one-align checkpoint uses 1)")
     if values.get("rope_scaling"):
         raise ValueError(f"rope_scaling {values['rope_scaling']} is not supported "
                          f"(the released one-align checkpoint has none)")
