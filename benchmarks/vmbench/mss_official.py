@@ -9,7 +9,9 @@ Per video, as motion_smoothness_score.py does it:
   4. the threshold from the raw PAS of the same video (ctx.earlier: PAS runs before MSS),
      the artifact frames and MSS = 1 - |artifact frames| / T (mss_rules.score).
 A video without a PAS value makes MSS unavailable for it (the official script reads the
-key from its meta-info file and stops with a KeyError).
+key from its meta-info file and stops with a KeyError). A PAS of None in ctx.earlier takes
+the official None threshold (0.01), but the engine (sample_loop.run_families) copies only
+non-None columns into ctx.earlier, so in a run such a video arrives without PAS.
 
 `load_mss(path_of, device, arch=None, batch_frames=...)` builds the family from the
 resolved snapshot path (`path_of(spec) -> str`); `arch` (tests only) replaces the
