@@ -1,5 +1,6 @@
 """The snapshot loader: official layouts, strictness, dtypes."""
 
+import dataclasses
 import json
 
 import pytest
@@ -98,3 +99,11 @@ def test_dtypes_by_device_and_by_name(snapshot):
     assert {p.dtype for p in loaded.model.parameters()} == {torch.bfloat16}
     with pytest.raises(ValueError, match="expected one of"):
         loader.resolve_dtype("half", torch.device("cpu"))
+
+
+def test_a_given_config_replaces_config_json(snapshot):
+    loaded = loader.load_qalign(snapshot, "cpu", config=config_lib.TINY)
+    assert loaded.model.config is config_lib.TINY
+    wider = dataclasses.replace(config_lib.TINY, intermediate_size=64)
+    with pytest.raises(ValueError, match="has shape"):
+        loader.load_qalign(snapshot, "cpu", config=wider)
