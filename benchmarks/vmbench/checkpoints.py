@@ -49,3 +49,15 @@ VIT_G_CAS = resolver.CheckpointSpec(
 PAS = (GROUNDING_DINO_SWINB, BERT_BASE_UNCASED, SAM_VIT_H, COTRACKER3_OFFLINE)
 TCS = (GROUNDING_DINO_SWINB, BERT_BASE_UNCASED, SAM2_1_HIERA_L, COTRACKER3_OFFLINE)
 CAS = (VIT_G_CAS,)
+
+# --- MSS (spec §4.5): Q-Align one-align, a whole Hugging Face snapshot -----------------
+# No revision or digest is known offline, so it stays at `main` unpinned (the trust gate
+# reports it). The weights derive from LLaMA-2 (Q-Align's model_zoo README: its licence
+# applies to commercial use); the Q-Align code is under the S-Lab License 1.0.
+Q_ALIGN_ONE_ALIGN = resolver.CheckpointSpec(
+    name="qalign_one_align", filename="config.json",
+    hf_repo="q-future/one-align", snapshot=True,
+    license="MIT (q-future/one-align model card, not verified offline); LLaMA-2 licence "
+            "for commercial use")
+
+MSS = (Q_ALIGN_ONE_ALIGN,)
