@@ -17,7 +17,7 @@ from tests import vmbench_tiny_checkpoints as tiny
 from tools.fixtures import vmbench_clips
 
 PAS, TCS = "perceptible_amplitude_score", "temporal_coherence_score"
-CAS = "commonsense_adherence_score"
+CAS, MSS = "commonsense_adherence_score", "motion_smoothness_score"
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +51,9 @@ def official_run(inputs, tmp_path_factory):
     root, ckpt = inputs
     out = tmp_path_factory.mktemp("out")
     with pytest.MonkeyPatch.context() as mp, tiny.pins_cleared(mp):
-        card = runner.run(_config(root, ckpt, out))
+        config = _config(root, ckpt, out)
+        card = runner.run(dataclasses.replace(config, common=dataclasses.replace(
+            config.common, metrics=("pas", "tcs", "cas", "mss"))))
     return card, out
 
 
@@ -70,9 +72,11 @@ def test_pas_and_tcs_run_on_the_official_backends(official_run):
                  if r.metric_id == metric_id}
         assert {"groundingdino_swinb_cogcoor.pth", "scaled_offline.pth"} <= files
     results = json.loads((out / "results.json").read_text())
-    assert [sorted(k for k in e if k.endswith("_score")) for e in results] == [[PAS, TCS]] * 2
+    assert [sorted(k for k in e if k.endswith("_score")) for e in results] == [
+        sorted([PAS, TCS, CAS, MSS])] * 2
     for entry in results:
         assert math.isfinite(entry[PAS]) and entry[PAS] >= 0 and 0 <= entry[TCS] <= 1
+        assert 0 <= entry[CAS] <= 1 and 0 <= entry[MSS] <= 1
     assert "temporal_coherence_score" in (out / "scores.csv").read_text()
     samples = [json.loads(l) for l in (out / "per_sample_scores.jsonl").read_text().splitlines()]
     assert all(not s.get("error") for s in samples)
@@ -173,3 +177,33 @@ def test_missing_cas_checkpoint_is_unavailable_with_its_fetch_command(inputs, tm
     assert not m.available
     assert ("vit_g_vmbench.pt (missing; fetch: huggingface-cli download GD-ML/VMBench "
             "vit_g_vmbench.pt") in m.unavailable_reason
+
+
+def test_mss_reads_the_official_pas_of_the_same_video(official_run):
+    card, out = official_run
+    m = next(m for m in card.metrics if m.id == MSS)
+    assert m.available, m.unavailable_reason
+    assert m.backend.name == "q-align-one-align" and m.backend.official
+    assert "float32 (official: float16 on CUDA)" in m.backend.note
+    assert m.backend.parity.verified, m.backend.parity.scope
+    samples = [json.loads(l) for l in (out / "per_sample_scores.jsonl").read_text().splitlines()]
+    assert all(MSS in s["metrics"] for s in samples)
+
+
+def test_mss_without_pas_is_unavailable_and_on_lk_pas_not_official(inputs, tmp_path):
+    root, ckpt = inputs
+    config = _config(root, ckpt, tmp_path / "alone")
+    alone = runner.run(dataclasses.replace(config, common=dataclasses.replace(
+        config.common, metrics=("mss",))))
+    m = next(m for m in alone.metrics if m.id == MSS)
+    assert not m.available
+    assert "MSS needs PAS of the same video" in m.unavailable_reason
+    assert "add pas to --metrics" in m.unavailable_reason
+    config = _config(root, ckpt, tmp_path / "lk")
+    on_lk = runner.run(dataclasses.replace(config, pas_backend="lk", common=dataclasses.replace(
+        config.common, metrics=("pas", "mss"))))
+    m = next(m for m in on_lk.metrics if m.id == MSS)
+    assert m.available and not m.backend.official
+    assert m.backend.name == "q-align-one-align (thresholds from PAS opencv-lk-grid)"
+    results = json.loads((tmp_path / "lk" / "results.json").read_text())
+    assert results and all(MSS not in e and PAS not in e for e in results)

@@ -11,6 +11,7 @@ import tempfile
 
 from benchmarks.vmbench import checkpoints as specs
 from metrics.detection import tiny_grounding_dino
+from metrics.qalign import tiny_snapshot as qalign_tiny
 from metrics.segmentation import sam2_tiny
 from metrics.segmentation import tiny_sam_v1
 from metrics.tracking.cotracker3 import config as cotracker_config
@@ -52,7 +53,8 @@ def write_videomae(ckpt: pathlib.Path) -> pathlib.Path:
 
 def write_all(ckpt: pathlib.Path) -> pathlib.Path:
     """Writes the official files (GroundingDINO, its BERT tokenizer folder, SAM v1, SAM
-    2.1, CoTracker3, VideoMAE v2) under `ckpt`/<spec name>/; returns `ckpt`."""
+    2.1, CoTracker3, VideoMAE v2, the Q-Align snapshot) under `ckpt`/<spec name>/;
+    returns `ckpt`."""
     for spec in (*specs.PAS, specs.SAM2_1_HIERA_L):
         (ckpt / spec.name).mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=ckpt) as tmp:
@@ -68,6 +70,7 @@ def write_all(ckpt: pathlib.Path) -> pathlib.Path:
     track = cotracker_tiny.save_checkpoint(ckpt / specs.COTRACKER3_OFFLINE.name)
     assert track.name == specs.COTRACKER3_OFFLINE.filename
     write_videomae(ckpt)
+    qalign_tiny.write(ckpt / specs.Q_ALIGN_ONE_ALIGN.name, seed=1)
     return ckpt
 
 

@@ -58,6 +58,9 @@ Q_ALIGN_ONE_ALIGN = resolver.CheckpointSpec(
     name="qalign_one_align", filename="config.json",
     hf_repo="q-future/one-align", snapshot=True,
     license="MIT (q-future/one-align model card, not verified offline); LLaMA-2 licence "
-            "for commercial use")
+            "for commercial use",
+    # 8,204,550,144 tensor elements in 16-bit (as 7B-class hub checkpoints are stored;
+    # the official loader reads them as float16): an estimate, not the published size.
+    approx_size_bytes=16_409_100_288)
 
 MSS = (Q_ALIGN_ONE_ALIGN,)

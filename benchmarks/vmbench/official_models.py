@@ -21,6 +21,7 @@ same code.
 import contextlib
 import dataclasses
 import pathlib
+from typing import Optional
 
 from benchmarks.common import calibration
 from benchmarks.common import trust
@@ -59,6 +60,9 @@ class Options:
     cas_init: str = cas.OFFICIAL_INTENT
     cas_batch_size: int = 10
     cas_seed: int = 0
+    mss_batch_frames: int = 48
+    mss_dtype: Optional[str] = None  # float16 on CUDA (official), float32 on CPU
+
 
 
 def backend(metric_id: str, quirks: Quirks) -> scorecard_pb2.Backend:
@@ -146,9 +150,20 @@ def _cas(loader, metric_id, quirks, options):
                    batch_size=options.cas_batch_size), used
 
 
-BUILDERS = {official_scores.PAS: _pas, official_scores.TCS: _tcs, official_scores.CAS: _cas}
+def _mss(loader, metric_id, quirks, options):
+    from benchmarks.vmbench import mss_official  # pylint: disable=import-outside-toplevel
+    fam = mss_official.load_mss(lambda spec: loader.path(spec, metric_id), loader.device,
+                                batch_frames=options.mss_batch_frames,
+                                dtype=options.mss_dtype)
+    dtype = str(fam.scorer.loaded.dtype).replace("torch.", "")
+    fam.backend.note += f"; weights and activations in {dtype} (official: float16 on CUDA)"
+    return fam, specs.MSS
+
+
+BUILDERS = {official_scores.PAS: _pas, official_scores.TCS: _tcs, official_scores.CAS: _cas,
+            official_scores.MSS: _mss}
 SPECS = {official_scores.PAS: specs.PAS, official_scores.TCS: specs.TCS,
-         official_scores.CAS: specs.CAS}
+         official_scores.CAS: specs.CAS, official_scores.MSS: specs.MSS}
 
 
 def load(config_common, metric_ids, quirks: Quirks = Quirks(), options: Options = Options(),

@@ -78,8 +78,18 @@ CAS_BATCH_SIZE = flags.DEFINE_integer(
     "cas_batch_size", 10, "CAS views per forward pass (the official --batch_size 10; 30 "
     "views per video). Lower it when memory is short; values do not change.", lower_bound=1)
 
+MSS_BATCH_FRAMES = flags.DEFINE_integer(
+    "mss_batch_frames", 48, "MSS: frames per Q-Align forward pass (windows of 3; the "
+    "official code sends all of a video's windows at once, so its memory grows with the "
+    "clip). Values do not change.", lower_bound=3)
+MSS_DTYPE = flags.DEFINE_enum(
+    "mss_dtype", None, ["float16", "bfloat16", "float32"],
+    "MSS: Q-Align's dtype. Default: float16 on CUDA (the official), float32 on CPU "
+    "(32.8 GB of weights; bfloat16 halves it). Recorded in the backend note.")
+
 _RECORDED = ("video_dir", "prompt_manifest", "model_name", "pas_backend", "grid_size",
              "sam_boxes", "tcs_query_frame", "cas_faithful_random_init", "cas_batch_size",
+             "mss_batch_frames", "mss_dtype",
              "output_dir", "device", "limit", "metrics", "resume", "checkpoint_dir", "offline")
 
 
@@ -112,6 +122,7 @@ def _config() -> runner.VmbenchConfig:
         quirks=official_models.Quirks(SAM_BOXES.value, TCS_QUERY_FRAME.value),
         cas_init=cas.AS_SHIPPED if CAS_RANDOM_INIT.value else cas.OFFICIAL_INTENT,
         cas_batch_size=CAS_BATCH_SIZE.value,
+        mss_batch_frames=MSS_BATCH_FRAMES.value, mss_dtype=MSS_DTYPE.value,
         bundled_sample=bundled,
         recorded_flags=common_flags.flag_values_for_record(_RECORDED))
 

@@ -29,6 +29,7 @@ from benchmarks.vmbench import card_metrics
 from benchmarks.vmbench import manifest
 from benchmarks.vmbench import metric_specs
 from benchmarks.vmbench import model_metrics
+from benchmarks.vmbench import mss_official
 from benchmarks.vmbench import official_models
 from benchmarks.vmbench import official_scores
 from benchmarks.vmbench import pas
@@ -58,6 +59,8 @@ class VmbenchConfig:
     quirks: official_models.Quirks = official_models.Quirks()
     cas_init: str = official_models.Options.cas_init
     cas_batch_size: int = official_models.Options.cas_batch_size
+    mss_batch_frames: int = official_models.Options.mss_batch_frames
+    mss_dtype: Optional[str] = None
     # Tests only: tiny architectures for the official models' tiny checkpoint files.
     architectures: Optional[dict] = None
     bundled_sample: bool = False
@@ -75,14 +78,41 @@ def _prepare(config: VmbenchConfig, metric_ids: List[str]):
     if official:
         options = official_models.Options(pas_grid_size=config.grid_size,
                                           cas_init=config.cas_init,
-                                          cas_batch_size=config.cas_batch_size)
+                                          cas_batch_size=config.cas_batch_size,
+                                          mss_batch_frames=config.mss_batch_frames,
+                                          mss_dtype=config.mss_dtype)
         loaded, why = official_models.load(config.common, official, config.quirks, options,
                                            architectures=config.architectures)
         families += [loaded[m] for m in official if m in loaded]
         reasons.update(why)
     reasons.update(model_metrics.reasons([m for m in metric_ids if m not in tracked],
                                          config.common.checkpoint_dir))
-    return families, reasons
+    return _mss_reads_pas(families, reasons), reasons
+
+
+def _mss_reads_pas(families, reasons):
+    """MSS's threshold reads the PAS of the same video: without a PAS family MSS is
+    unavailable; on a PAS that is not official (lk, a corrected quirk) it is named and
+    NOT official too."""
+    mss = next((f for f in families if official_scores.MSS in f.metric_ids), None)
+    if mss is None:
+        return families
+    pas_family = next((f for f in families if official_scores.PAS in f.metric_ids), None)
+    if pas_family is None:
+        why = reasons.get(official_scores.PAS, "not selected: add pas to --metrics")
+        reasons[official_scores.MSS] = (f"{mss_official.NO_PAS}, and PAS is unavailable "
+                                        f"in this run ({why})")
+        return [f for f in families if f is not mss]
+    if not pas_family.backend.official:
+        variant = scorecard_pb2.Backend()
+        variant.CopyFrom(mss.backend)
+        variant.name = f"{mss.backend.name} (thresholds from PAS {pas_family.backend.name})"
+        variant.official = False
+        variant.note = (f"its artifact threshold reads a PAS that is not official "
+                        f"({pas_family.backend.name}): NOT the official MSS; "
+                        + mss.backend.note)
+        mss.backend = variant
+    return families
 
 
 def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
@@ -103,7 +133,7 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
     digest = config_digest({"version": BENCHMARK_VERSION, "metrics": sorted(metric_ids),
                             "pas_backend": config.pas_backend, "grid": config.grid_size,
                             "quirks": dataclasses.asdict(config.quirks),
-                            "cas_init": config.cas_init})
+                            "cas_init": config.cas_init, "mss_dtype": config.mss_dtype})
     with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume) as store:
         outcome = sample_loop.run(
             items, sample_lib.ref, store, label="VMBench", load=sample_lib.load,

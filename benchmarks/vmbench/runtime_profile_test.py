@@ -40,7 +40,8 @@ def test_profile_metrics_are_the_tables_and_pas_tcs_are_computed():
     pending = {m.metric_id for m in profile.metrics if m.pending}
     assert pending == set(metric_specs.PER_VIDEO_IDS) - {"perceptible_amplitude_score",
                                                          "temporal_coherence_score",
-                                                         "commonsense_adherence_score"}
+                                                         "commonsense_adherence_score",
+                                                         "motion_smoothness_score"}
 
 
 def test_profile_checkpoints_are_the_loaders_pins():
@@ -49,7 +50,8 @@ def test_profile_checkpoints_are_the_loaders_pins():
     by_id = {m.metric_id: m for m in profile.metrics}
     for metric_id, wanted in (("perceptible_amplitude_score", checkpoints.PAS),
                               ("temporal_coherence_score", checkpoints.TCS),
-                              ("commonsense_adherence_score", checkpoints.CAS)):
+                              ("commonsense_adherence_score", checkpoints.CAS),
+                              ("motion_smoothness_score", checkpoints.MSS)):
         got = [(c.name, c.id, c.revision, c.file, c.sha256, c.snapshot, c.fetch_command,
                 c.license, c.size_bytes, c.approx_size_bytes)
                for c in by_id[metric_id].checkpoints]
@@ -58,19 +60,19 @@ def test_profile_checkpoints_are_the_loaders_pins():
                        for s in wanted]
 
 
-def _float32_bytes(relative: str) -> int:
-    """4 x the elements of an official state dict's key/shape list (three layouts)."""
+def _tensor_bytes(relative: str, per_element: int = 4) -> int:
+    """Bytes of an official state dict's key/shape list (three layouts)."""
     data = json.loads(pathlib.Path(relative).read_text())
     if "keys" in data:
         data = data["keys"]
     if "tensors" in data:
         data = {name: shape for name, shape, _ in data["tensors"]}
-    return 4 * sum(math.prod(shape) for shape in data.values())
+    return per_element * sum(math.prod(shape) for shape in data.values())
 
 
 def test_estimated_sizes_are_the_official_state_dicts():
     """Each estimate is the float32 size of the official key/shape list a loader test
-    checks; every checkpoint has an exact size or an estimate, except the BERT snapshot
+    checks (Q-Align's: 16-bit); every checkpoint has an exact size or an estimate, except the BERT snapshot
     (a whole hub repository, of which GroundingDINO reads the tokenizer)."""
     for spec, listing in (
             (checkpoints.GROUNDING_DINO_SWINB,
@@ -80,8 +82,11 @@ def test_estimated_sizes_are_the_official_state_dicts():
              "metrics/tracking/cotracker3/testdata/official_state_dict.json"),
             (checkpoints.VIT_G_CAS,
              "metrics/videomae/testdata/vit_g_cas_state_dict_shapes.json")):
-        assert spec.approx_size_bytes == _float32_bytes(listing), spec.name
-    unsized = {s.name for s in checkpoints.PAS + checkpoints.TCS + checkpoints.CAS
+        assert spec.approx_size_bytes == _tensor_bytes(listing), spec.name
+    assert checkpoints.Q_ALIGN_ONE_ALIGN.approx_size_bytes == _tensor_bytes(
+        "metrics/qalign/testdata/one_align_state_dict_shapes.json", per_element=2)
+    every = checkpoints.PAS + checkpoints.TCS + checkpoints.CAS + checkpoints.MSS
+    unsized = {s.name for s in every
                if not s.size_bytes and not s.approx_size_bytes}
     assert unsized == {"bert_base_uncased_snapshot"}
     text = plan.plan_text("vmbench", catalog_lib.get_entry("vmbench"))
