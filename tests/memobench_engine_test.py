@@ -140,10 +140,9 @@ def test_every_available_backend_says_its_three_trust_facts(inputs, tmp_path):
 
 def test_model_backends_are_not_claimed_verified(inputs, tmp_path):
     from benchmarks.memobench.step1 import prepare  # pylint: disable=import-outside-toplevel
-    backend = prepare.MAPANYTHING_BACKEND
-    assert not backend.parity.verified and backend.parity.scope, backend.name
-    # These have parity-kit entries (tools/calibration/parity.csv), on random weights.
-    for backend in (prepare.LPIPS_BACKEND, prepare.RAFT_BACKEND):
+    # These have parity-kit entries (tools/calibration/parity.csv), on random weights
+    # (MapAnything's through the stored numbers of a run outside the repository).
+    for backend in (prepare.LPIPS_BACKEND, prepare.RAFT_BACKEND, prepare.MAPANYTHING_BACKEND):
         parity = backend.parity
         assert parity.verified and "tools/calibration/parity.csv" in parity.evidence
         assert parity.scope.endswith("real weights not compared"), backend.name

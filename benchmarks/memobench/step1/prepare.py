@@ -70,8 +70,8 @@ DIS_BACKEND = scorecard_pb2.Backend(
 MAPANYTHING_BACKEND = scorecard_pb2.Backend(
     name="mapanything", official=True, checkpoint_id="facebook/map-anything-apache",
     implementation="the mapanything package (official), driven with the official arguments",
-    parity=scorecard_pb2.Parity(scope="argument and frame hand-off against a stand-in "
-                                "package; rotation-ATE arithmetic against a reference"))
+    parity=calibration.parity("mapanything", otherwise="argument and frame hand-off against "
+                              "a stand-in package; rotation-ATE arithmetic against a reference"))
 CLASSICAL_CAMERA_BACKEND = scorecard_pb2.Backend(
     name="classical-two-view-rotation", official=False,
     note="SIFT matches between consecutive frames, rotation from a homography fit or the "
