@@ -1,0 +1,87 @@
+"""SEA-RAFT flow between two frames, the official inference path (`custom.py`
+`calc_flow` / `forward_flow` @f41d0a7).
+
+* Frames: RGB floats 0..255 (`cv2.imread` + BGR->RGB in the official callers; here
+  BGR uint8 frames as metrics.video decodes them are flipped to RGB), one pair per call.
+* `F.interpolate(scale_factor=2**scale, bilinear, align_corners=False)` of both frames
+  (spring-M: scale -1, a halving; an odd side loses a pixel: floor(H/2)).
+* The network under `torch.amp.autocast(device_type="cuda")` (float16 convolutions on a
+  GPU; the official call asks for CUDA autocast whatever the device, which torch
+  disables with a warning on a CPU-only machine, so there it runs in float32: here
+  autocast is on exactly when the model is on a CUDA device and `autocast` is True).
+* The last flow, `F.interpolate(scale_factor=0.5**scale, bilinear, align_corners=False)
+  * 0.5**scale`: for spring-M doubled in size and values. The result is
+  2*floor(H/2) x 2*floor(W/2): one row/column short of the frame for odd sides, as in
+  the official code.
+"""
+
+from typing import Tuple
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from metrics.flow.sea_raft import model as model_lib
+
+BACKEND_NAME = "sea-raft"
+
+
+def to_rgb_tensor(frame_bgr: np.ndarray, device) -> torch.Tensor:
+    """(H, W, 3) BGR uint8 -> (1, 3, H, W) RGB float32 in [0, 255]."""
+    frame = np.asarray(frame_bgr)
+    if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[-1] != 3:
+        raise ValueError(f"expected an (H, W, 3) BGR uint8 frame, got dtype {frame.dtype} "
+                         f"and shape {frame.shape}")
+    rgb = torch.from_numpy(np.ascontiguousarray(frame[..., ::-1]))
+    return rgb.permute(2, 0, 1)[None].to(device=device, dtype=torch.float32)
+
+
+def calc_flow(model: model_lib.SeaRaft, image1: torch.Tensor, image2: torch.Tensor,
+              autocast: bool = True) -> torch.Tensor:
+    """(N, 3, H, W) RGB [0, 255] floats -> (N, 2, H', W') flow 1 -> 2 at the frame scale."""
+    scale = model.config.scale
+    img1 = F.interpolate(image1, scale_factor=2 ** scale, mode="bilinear", align_corners=False)
+    img2 = F.interpolate(image2, scale_factor=2 ** scale, mode="bilinear", align_corners=False)
+    on_cuda = img1.device.type == "cuda"
+    with torch.no_grad(), torch.amp.autocast(device_type="cuda", enabled=autocast and on_cuda):
+        flow = model(img1, img2)
+    return F.interpolate(flow, scale_factor=0.5 ** scale, mode="bilinear",
+                         align_corners=False) * (0.5 ** scale)
+
+
+def output_size(height: int, width: int, scale: int) -> Tuple[int, int]:
+    """The flow's size for a height x width frame (the two interpolations' floors)."""
+    inner = (int(height * 2.0 ** scale), int(width * 2.0 ** scale))
+    return int(inner[0] * 0.5 ** scale), int(inner[1] * 0.5 ** scale)
+
+
+class SeaRaftFlow:
+    """`flow(frame_a, frame_b) -> (H', W', 2)` float32 numpy, SEA-RAFT's official path.
+
+    Frames are (H, W, 3) BGR uint8; channel 0 of the result is x (u), 1 is y (v): pixel
+    (x, y) of frame_a moves to (x + u, y + v) in frame_b. (H', W') is `output_size`.
+
+    Attributes:
+        name: "sea-raft".
+        official: True: the official network and inference path.
+    """
+
+    name = BACKEND_NAME
+    official = True
+
+    def __init__(self, model: model_lib.SeaRaft, autocast: bool = True):
+        self._model = model
+        self._autocast = autocast
+
+    @property
+    def device(self) -> torch.device:
+        return next(self._model.parameters()).device
+
+    def __call__(self, frame_a: np.ndarray, frame_b: np.ndarray) -> np.ndarray:
+        frame_a, frame_b = np.asarray(frame_a), np.asarray(frame_b)
+        if frame_a.shape != frame_b.shape:
+            raise ValueError(f"frames of different shapes: {frame_a.shape} vs {frame_b.shape}")
+        image1 = to_rgb_tensor(frame_a, self.device)
+        image2 = to_rgb_tensor(frame_b, self.device)
+        flow = calc_flow(self._model, image1, image2, self._autocast)
+        return flow[0].permute(1, 2, 0).float().cpu().numpy()
