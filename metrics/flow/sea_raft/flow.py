@@ -36,12 +36,16 @@ def to_rgb_tensor(frame_bgr: np.ndarray, device) -> torch.Tensor:
     return rgb.permute(2, 0, 1)[None].to(device=device, dtype=torch.float32)
 
 
+def network_input(image: torch.Tensor, scale: int) -> torch.Tensor:
+    """The frame as the network sees it: resized by 2**scale (bilinear, floor size)."""
+    return F.interpolate(image, scale_factor=2 ** scale, mode="bilinear", align_corners=False)
+
+
 def calc_flow(model: model_lib.SeaRaft, image1: torch.Tensor, image2: torch.Tensor,
               autocast: bool = True) -> torch.Tensor:
     """(N, 3, H, W) RGB [0, 255] floats -> (N, 2, H', W') flow 1 -> 2 at the frame scale."""
     scale = model.config.scale
-    img1 = F.interpolate(image1, scale_factor=2 ** scale, mode="bilinear", align_corners=False)
-    img2 = F.interpolate(image2, scale_factor=2 ** scale, mode="bilinear", align_corners=False)
+    img1, img2 = network_input(image1, scale), network_input(image2, scale)
     on_cuda = img1.device.type == "cuda"
     with torch.no_grad(), torch.amp.autocast(device_type="cuda", enabled=autocast and on_cuda):
         flow = model(img1, img2)
