@@ -72,3 +72,24 @@ def tiny(iters: int = 2, scale: int = -1) -> SeaRaftConfig:
     """A few-thousand-parameter variant for tests (ResNet18 stage counts, narrow)."""
     return SeaRaftConfig(dim=16, radius=2, num_blocks=1, iters=iters, initial_dim=8,
                          block_dims=(8, 12, 16), pretrain="resnet18", scale=scale)
+
+
+def from_official_json(path) -> SeaRaftConfig:
+    """The architecture fields of an official `config/eval/*.json` (others ignored).
+
+    Raises:
+        ValueError: Not JSON, or a field missing or of the wrong kind.
+    """
+    import json  # pylint: disable=import-outside-toplevel
+    import pathlib  # pylint: disable=import-outside-toplevel
+    try:
+        data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+        return SeaRaftConfig(
+            dim=int(data["dim"]), radius=int(data["radius"]), num_blocks=int(data["num_blocks"]),
+            iters=int(data["iters"]), initial_dim=int(data["initial_dim"]),
+            block_dims=tuple(int(d) for d in data["block_dims"]), pretrain=str(data["pretrain"]),
+            scale=int(data["scale"]))
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"{path}: expected an official SEA-RAFT eval config (JSON with dim, "
+                         f"radius, num_blocks, iters, initial_dim, block_dims, pretrain, "
+                         f"scale): {error!r}") from error

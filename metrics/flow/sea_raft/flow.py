@@ -1,8 +1,10 @@
 """SEA-RAFT flow between two frames, the official inference path (`custom.py`
 `calc_flow` / `forward_flow` @f41d0a7).
 
-* Frames: RGB floats 0..255 (`cv2.imread` + BGR->RGB in the official callers; here
-  BGR uint8 frames as metrics.video decodes them are flipped to RGB), one pair per call.
+* Frames: RGB floats 0..255, one pair per call. The official callers decode with
+  `cv2.imread` and convert BGR->RGB; here frames are uint8, BGR as metrics.video and
+  cv2 decode them (default) or RGB (`channels="rgb"`). A JPEG decoded by PIL instead
+  of OpenCV can differ by a grey level here and there.
 * `F.interpolate(scale_factor=2**scale, bilinear, align_corners=False)` of both frames
   (spring-M: scale -1, a halving; an odd side loses a pixel: floor(H/2)).
 * The network under `torch.amp.autocast(device_type="cuda")` (float16 convolutions on a
@@ -26,13 +28,18 @@ from metrics.flow.sea_raft import model as model_lib
 BACKEND_NAME = "sea-raft"
 
 
-def to_rgb_tensor(frame_bgr: np.ndarray, device) -> torch.Tensor:
-    """(H, W, 3) BGR uint8 -> (1, 3, H, W) RGB float32 in [0, 255]."""
-    frame = np.asarray(frame_bgr)
+CHANNELS = ("bgr", "rgb")
+
+
+def to_rgb_tensor(frame: np.ndarray, device, channels: str = "bgr") -> torch.Tensor:
+    """(H, W, 3) uint8 in `channels` order -> (1, 3, H, W) RGB float32 in [0, 255]."""
+    if channels not in CHANNELS:
+        raise ValueError(f"channels must be one of {CHANNELS}, got {channels!r}")
+    frame = np.asarray(frame)
     if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[-1] != 3:
-        raise ValueError(f"expected an (H, W, 3) BGR uint8 frame, got dtype {frame.dtype} "
-                         f"and shape {frame.shape}")
-    rgb = torch.from_numpy(np.ascontiguousarray(frame[..., ::-1]))
+        raise ValueError(f"expected an (H, W, 3) {channels.upper()} uint8 frame, got dtype "
+                         f"{frame.dtype} and shape {frame.shape}")
+    rgb = torch.from_numpy(np.ascontiguousarray(frame[..., ::-1] if channels == "bgr" else frame))
     return rgb.permute(2, 0, 1)[None].to(device=device, dtype=torch.float32)
 
 
@@ -62,7 +69,7 @@ def output_size(height: int, width: int, scale: int) -> Tuple[int, int]:
 class SeaRaftFlow:
     """`flow(frame_a, frame_b) -> (H', W', 2)` float32 numpy, SEA-RAFT's official path.
 
-    Frames are (H, W, 3) BGR uint8; channel 0 of the result is x (u), 1 is y (v): pixel
+    Frames are (H, W, 3) uint8, BGR unless `channels="rgb"`; channel 0 of the result is x (u), 1 is y (v): pixel
     (x, y) of frame_a moves to (x + u, y + v) in frame_b. (H', W') is `output_size`.
 
     Attributes:
@@ -73,9 +80,12 @@ class SeaRaftFlow:
     name = BACKEND_NAME
     official = True
 
-    def __init__(self, model: model_lib.SeaRaft, autocast: bool = True):
+    def __init__(self, model: model_lib.SeaRaft, autocast: bool = True, channels: str = "bgr"):
+        if channels not in CHANNELS:
+            raise ValueError(f"channels must be one of {CHANNELS}, got {channels!r}")
         self._model = model
         self._autocast = autocast
+        self._channels = channels
 
     @property
     def device(self) -> torch.device:
@@ -85,7 +95,7 @@ class SeaRaftFlow:
         frame_a, frame_b = np.asarray(frame_a), np.asarray(frame_b)
         if frame_a.shape != frame_b.shape:
             raise ValueError(f"frames of different shapes: {frame_a.shape} vs {frame_b.shape}")
-        image1 = to_rgb_tensor(frame_a, self.device)
-        image2 = to_rgb_tensor(frame_b, self.device)
+        image1 = to_rgb_tensor(frame_a, self.device, self._channels)
+        image2 = to_rgb_tensor(frame_b, self.device, self._channels)
         flow = calc_flow(self._model, image1, image2, self._autocast)
         return flow[0].permute(1, 2, 0).float().cpu().numpy()

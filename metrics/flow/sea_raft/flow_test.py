@@ -83,6 +83,10 @@ def test_frames_are_bgr(net):
     assert np.abs(bgr - swapped).max() > 1e-3  # colour order matters to the network
     rgb = flow_lib.to_rgb_tensor(frame_a, "cpu")
     np.testing.assert_array_equal(rgb[0, 0].numpy(), frame_a[..., 2])
+    from_rgb = flow_lib.SeaRaftFlow(net, channels="rgb")
+    np.testing.assert_array_equal(from_rgb(frame_a[..., ::-1], frame_b[..., ::-1]), bgr)
+    with pytest.raises(ValueError, match="channels must be one of"):
+        flow_lib.SeaRaftFlow(net, channels="yuv")
 
 
 def test_bad_frames_are_refused(net):

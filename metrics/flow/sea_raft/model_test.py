@@ -157,3 +157,17 @@ def test_the_window_first_axis_moves_x():
 def test_too_small_feature_maps_are_refused():
     with pytest.raises(ValueError, match="too small for 4 correlation levels"):
         corr.CorrPyramid(torch.ones(1, 2, 4, 4), torch.ones(1, 2, 15, 40), radius=1)
+
+
+def test_official_json_config(tmp_path):
+    fields = {"name": "spring-M", "dataset": "spring", "use_var": True, "var_min": 0,
+              "var_max": 10, "pretrain": "resnet34", "initial_dim": 64,
+              "block_dims": [64, 128, 256], "radius": 4, "dim": 128, "num_blocks": 2,
+              "iters": 4, "image_size": [540, 960], "scale": -1, "lr": 4e-4}
+    path = tmp_path / "spring-M.json"
+    path.write_text(json.dumps(fields))
+    assert config.from_official_json(path) == config.SPRING_M
+    del fields["radius"]
+    path.write_text(json.dumps(fields))
+    with pytest.raises(ValueError, match="spring-M.json: expected an official SEA-RAFT"):
+        config.from_official_json(path)
