@@ -4,15 +4,18 @@ WorldScore's three flow metrics (haoyi-duan/WorldScore @344983c,
 worldscore/benchmark/metrics/third_party/: flow_aepe_metrics.py, flow_metrics.py,
 motion_accuracy_metrics.py, and the SEA-RAFT @f41d0a7 copy they vendor) are GitHub
 code, not registry packages. How sea_raft_official.csv was produced (2026-12-01), in a
-virtualenv whose base.pth lists the locked wheels Bazel installed (torch 2.14.1,
-torchvision 0.29.1, numpy, opencv, pillow, huggingface_hub; nothing pip-installed):
+virtualenv of the locked wheels Bazel installed (torch 2.14.1+cu130 on a CPU-only machine,
+torchvision 0.29.1, numpy, opencv-python, pillow, huggingface_hub; nothing pip-installed):
 
+    python3.11 -m venv /tmp/ws3-venv
+    ls -d ~/.cache/bazel/_bazel_root/<output base>/external/pypi__*/site \\
+        > /tmp/ws3-venv/lib/python3.11/site-packages/base.pth
     G="git --git-dir=<WorldScore mirror>"; P=worldscore/benchmark/metrics/third_party
     for f in $($G ls-tree -r --name-only 344983c $P/SEA-RAFT/core $P/SEA-RAFT/config) \\
              $P/flow_aepe_metrics.py $P/flow_metrics.py $P/motion_accuracy_metrics.py; do
       mkdir -p /tmp/ws_src/$(dirname $f); $G show 344983c:$f > /tmp/ws_src/$f; done
     bazel run //tools/calibration:sea_raft_inputs -- --output_dir=/tmp/sea_raft_in
-    python tools/calibration/official_runs/sea_raft.py /tmp/ws_src/$P /tmp/sea_raft_in \\
+    /tmp/ws3-venv/bin/python tools/calibration/official_runs/sea_raft.py /tmp/ws_src/$P /tmp/sea_raft_in \\
         $PWD/tools/calibration/sea_raft_official.csv
 
 The metric classes are built by their own constructors, run from the inputs folder so
