@@ -7,7 +7,7 @@ are fixed in the class), so the official side is the FULL-SIZE
 `CoTrackerThreeOffline(stride=4, corr_radius=3, window_len=60)` on a short clip:
 official_runs/cotracker3.py (the co-tracker source on sys.path, the locked torch 2.14.1)
 ran `CoTrackerPredictor(checkpoint=..., v2=False, offline=True, window_len=60)` on the
-files `//tools/calibration:cotracker3_inputs` writes: seeded random full-size weights in
+files `//tools/calibration:official_run_inputs -- --only=cotracker3` writes: seeded random full-size weights in
 the official file format (a plain state dict), the clip and its mask, and the call's
 arguments (a masked grid, a query frame after 0, backward tracking). Only its numbers are
 committed (cotracker3_official.csv): the model-resolution video (per frame shape, sum,

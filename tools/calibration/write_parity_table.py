@@ -27,6 +27,7 @@ from tools.calibration import raft_parity
 from tools.calibration import sam2_parity
 from tools.calibration import sam3_parity
 from tools.calibration import sam_v1_parity
+from tools.calibration import sea_raft_parity
 from tools.calibration import videomae_parity
 
 _OUTPUT = flags.DEFINE_string("output", None, "Where to write the CSV (absolute path; "
@@ -37,7 +38,7 @@ RUNS = (lpips_parity.run, clip_parity.run_aesthetic, clip_parity.run_b32, raft_p
         depth_anything_parity.run, clipiqa_parity.run, dinov2_parity.run,
         grounding_dino_parity.run, sam_v1_parity.run, sam2_parity.run, videomae_parity.run,
         cotracker3_parity.run, imagereward_parity.run, sam3_parity.run, qalign_parity.run,
-        mapanything_parity.run)
+        mapanything_parity.run, sea_raft_parity.run)
 
 
 def all_rows():

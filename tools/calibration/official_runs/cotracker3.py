@@ -12,7 +12,7 @@ nothing else for this path):
     mkdir -p /tmp/cot && git --git-dir=<VMBench mirror> ls-tree -r --name-only HEAD co-tracker \\
         | grep '\\.py$' | while read f; do mkdir -p /tmp/cot/$(dirname $f); \\
           git --git-dir=<VMBench mirror> show HEAD:$f > /tmp/cot/$f; done
-    bazel run //tools/calibration:cotracker3_inputs -- --output_dir=/tmp/cotracker3_in
+    bazel run //tools/calibration:official_run_inputs -- --only=cotracker3 --output_dir=/tmp/cotracker3_in
     /tmp/cotracker-venv/bin/python tools/calibration/official_runs/cotracker3.py \\
         /tmp/cot/co-tracker /tmp/cotracker3_in tools/calibration/cotracker3_official.csv
 

@@ -20,7 +20,7 @@ mapanything_official.csv was produced (2026-12-01, CPU, no network):
     #   947bf25e33c64f50f72d815f8f71d85b531e6fa2259369b1d7558c1693029e61
     /tmp/mapany-venv/bin/pip install hydra-core   # 1.3.8, omegaconf 2.3.1, antlr4 4.9.3
     /tmp/mapany-venv/bin/pip install --no-deps einops jaxtyping   # 0.8.2, 0.3.11
-    bazel run //tools/calibration:mapanything_inputs -- --output_dir=/tmp/mapany-in
+    bazel run //tools/calibration:official_run_inputs -- --only=mapanything --output_dir=/tmp/mapany-in
     PYTHONPATH=$PWD /tmp/mapany-venv/bin/python tools/calibration/official_runs/mapanything.py \\
         /tmp/mapany-src /tmp/mapany-hub /tmp/mapany-memobench /tmp/mapany-in \\
         tools/calibration/mapanything_official.csv

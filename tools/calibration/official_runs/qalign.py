@@ -15,7 +15,7 @@ produced (2026-12-01):
     /tmp/mss-venv/bin/pip install --no-deps transformers==4.36.1 tokenizers==0.15.0 \\
         huggingface_hub==0.20.3 sentencepiece==0.2.3 accelerate==0.26.1 icecream \\
         executing asttokens colorama
-    bazel run //tools/calibration:qalign_official_inputs -- --output_dir=/tmp/mss-in
+    bazel run //tools/calibration:official_run_inputs -- --only=qalign --output_dir=/tmp/mss-in
     /tmp/mss-venv/bin/python <repo>/tools/calibration/official_runs/qalign.py \\
         /tmp/mss-up /tmp/mss-in <repo>/tools/calibration/qalign_official.csv
     /tmp/mss-venv/bin/python <repo>/tools/calibration/official_runs/qalign.py \\

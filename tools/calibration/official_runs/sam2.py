@@ -7,7 +7,7 @@ sam2_official.csv was produced (2026-12-01), in a virtualenv /tmp/sam2-venv
 hydra-core iopath), with no CUDA extension (`sam2._C` absent):
 
     git --git-dir=<VMBench mirror> archive c278a73 Grounded-SAM-2/sam2 | tar -x -C /tmp/sam2src
-    bazel run //tools/calibration:sam2_inputs -- --output_dir=/tmp/sam2_in
+    bazel run //tools/calibration:official_run_inputs -- --only=sam2 --output_dir=/tmp/sam2_in
     /tmp/sam2-venv/bin/python tools/calibration/official_runs/sam2.py \\
         /tmp/sam2src/Grounded-SAM-2 /tmp/sam2_in tools/calibration/sam2_official.csv
 

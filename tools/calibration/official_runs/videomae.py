@@ -9,7 +9,7 @@ was produced (2026-12-01):
                                          #   torch 2.14.1, numpy 2.3.5, opencv, pillow
     /tmp/cas-venv/bin/pip install --no-deps timm==0.4.12 decord==0.6.0 \\
         tensorboardX==2.6.2.2 protobuf pandas scipy python-dateutil pytz tzdata six
-    bazel run //tools/calibration:videomae_official_inputs -- --output_dir=/tmp/cas/parity_in
+    bazel run //tools/calibration:official_run_inputs -- --only=videomae --output_dir=/tmp/cas/parity_in
     cd /tmp/cas && /tmp/cas-venv/bin/python <repo>/tools/calibration/official_runs/videomae.py \\
         /tmp/cas /tmp/cas/parity_in <repo>/tools/calibration/videomae_official.csv
 
