@@ -37,7 +37,7 @@ BACKEND_NOTE = (
     "the official RTMDet-m person and RTMPose-m body7 checkpoints, loaded unchanged into "
     "our torch CSPNeXt/PAFPN/RTMDetSepBNHead and CSPNeXt/RTMCCHead modules "
     "(metrics/pose/); pre/post-processing transcribed from mmdet 3.2.0 / mmpose 1.x "
-    "(letterbox 640 pad 114, score 0.05, NMS 0.6 by torchvision in place of mmcv's nms; "
+    "(letterbox 640 pad 114, exp regression as mmdet 3.2.0, score 0.05, NMS 0.6 by torchvision in place of mmcv's nms; "
     "1.25 box padding, 192x256 affine crop, flip test, SimCC argmax); only instance 0 of "
     "each frame is estimated (the only one OIS reads)")
 

@@ -5,8 +5,9 @@ Read in mmdet 3.2.0 (models/dense_heads/rtmdet_head.py RTMDetSepBNHead,
 base_dense_head.py _predict_by_feat_single / _bbox_post_process, task_modules
 MlvlPointGenerator(offset=0), DistancePointBBoxCoder) and written here:
   head    per level: stacked 3x3 ConvModules for cls and reg (the convs shared across
-          levels, BatchNorms per level), 1x1 rtm_cls / rtm_reg; distances = rtm_reg * stride
-          (exp_on_reg False for -m), no objectness;
+          levels, BatchNorms per level), 1x1 rtm_cls / rtm_reg; distances =
+          exp(rtm_reg) * stride (`exp_on_reg`: mmdet 3.2.0's rtmdet_m config inherits
+          True from rtmdet_l; later mmdet configs set False for -m), no objectness;
   decode  per level the sigmoid scores above score_thr, the nms_pre best (sorted
           descending), boxes = prior (x, y) -+ distances, clamped to the padded input and
           divided by the scale factor; boxes with a side <= min_bbox_size dropped; NMS at
@@ -43,6 +44,7 @@ class RtmdetConfig:
     stacked_convs: int = 2
     num_classes: int = 1
     strides: Tuple[int, ...] = (8, 16, 32)
+    exp_on_reg: bool = True
     input_size: Tuple[int, int] = (640, 640)
     nms_pre: int = 1000
     score_thr: float = 0.05
@@ -55,7 +57,7 @@ class RTMDetSepBNHead(nn.Module):
     def __init__(self, config: RtmdetConfig):
         super().__init__()
         c = config
-        self.strides = c.strides
+        self.strides, self.exp_on_reg = c.strides, c.exp_on_reg
         self.cls_convs, self.reg_convs = nn.ModuleList(), nn.ModuleList()
         self.rtm_cls, self.rtm_reg = nn.ModuleList(), nn.ModuleList()
         for _ in c.strides:
@@ -82,7 +84,8 @@ class RTMDetSepBNHead(nn.Module):
             for layer in self.reg_convs[level]:
                 reg = layer(reg)
             scores.append(self.rtm_cls[level](cls))
-            distances.append(self.rtm_reg[level](reg) * stride)
+            reg = self.rtm_reg[level](reg)
+            distances.append((reg.exp() if self.exp_on_reg else reg) * stride)
         return scores, distances
 
 

@@ -142,3 +142,18 @@ def test_loader_refuses_a_checkpoint_of_another_shape(tmp_path, tiny):
         rtmdet.load_rtmdet(tmp_path / "junk.pth", "cpu", tiny_models.TINY_RTMDET)
     with pytest.raises(FileNotFoundError, match="nope.pth"):
         rtmdet.load_rtmdet(tmp_path / "nope.pth", "cpu", tiny_models.TINY_RTMDET)
+
+
+def test_distances_are_exp_of_the_regression_times_stride():
+    """mmdet 3.2.0's rtmdet_m config inherits exp_on_reg=True from rtmdet_l (the
+    official run's numbers); a later mmdet sets False for -m. Pinned here."""
+    assert rtmdet.RtmdetConfig().exp_on_reg
+    head = rtmdet.RTMDetSepBNHead(tiny_models.TINY_RTMDET).eval()
+    with torch.no_grad():
+        for conv in head.rtm_reg:
+            conv.weight.zero_()
+            conv.bias.fill_(float(np.log(2.0)))
+        feats = [torch.randn(1, 16, 80 // 2 ** i, 80 // 2 ** i) for i in range(3)]
+        _, distances = head(feats)
+    for dist, stride in zip(distances, (8, 16, 32)):
+        torch.testing.assert_close(dist, torch.full_like(dist, 2.0 * stride))

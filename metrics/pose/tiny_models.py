@@ -40,7 +40,7 @@ def _randomise(model: torch.nn.Module, seed: int, cls_bias: float = 0.0) -> None
             elif name.startswith("bbox_head.rtm_cls"):
                 tensor.fill_(cls_bias)
             elif name.startswith("bbox_head.rtm_reg"):
-                tensor.copy_(torch.rand(tensor.shape, generator=gen) * 3 + 1)
+                tensor.copy_(torch.rand(tensor.shape, generator=gen) * 1.2)  # exp: 1-3.3 strides
 
 
 def _save(model: torch.nn.Module, path) -> None:
