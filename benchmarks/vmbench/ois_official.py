@@ -8,10 +8,13 @@ Per frame, as object_integrity_score.py does it (OpenCV BGR frames):
      left; instance 0 (the first box) is the frame's pose.
 Per video: metrics/pose/object_integrity.py on the T poses of instance 0.
 
-Only instance 0 is ever read, and top-down instances are independent (each box is its
-own crop through a network in eval mode), so only the first kept box of each frame is
-estimated; those crops are batched across frames (`pose_batch`). Instance 0 is the
-highest-scoring person box above 0.3: the greedy NMS always keeps its highest box first.
+Only instance 0 is ever read; it is the highest-scoring person box above 0.3 (the
+greedy NMS keeps its highest box first). Batches are as upstream: the detector sees one
+frame per call (load_ois) and the pose model all kept boxes of a frame in one batch.
+Instances are independent in exact arithmetic, but float rounding depends on the batch,
+and a random-weight check showed two SimCC bins 1.2e-6 apart whose argmax flipped with
+the batch composition; same batches as upstream keep such ties as upstream breaks them
+(on the same hardware).
 
 The models are passed in (`OisModels`); `load_ois` builds them from resolved files.
 """
@@ -38,8 +41,8 @@ BACKEND_NOTE = (
     "our torch CSPNeXt/PAFPN/RTMDetSepBNHead and CSPNeXt/RTMCCHead modules "
     "(metrics/pose/); pre/post-processing transcribed from mmdet 3.2.0 / mmpose 1.x "
     "(letterbox 640 pad 114, exp regression as mmdet 3.2.0, score 0.05, NMS 0.6 by torchvision in place of mmcv's nms; "
-    "1.25 box padding, 192x256 affine crop, flip test, SimCC argmax); only instance 0 of "
-    "each frame is estimated (the only one OIS reads)")
+    "1.25 box padding, 192x256 affine crop, flip test, SimCC argmax); batches as upstream "
+    "(one frame per detector call, a frame's kept boxes in one pose batch)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,15 +50,15 @@ class OisModels:
     """detect(frames_bgr (T, H, W, 3) uint8) -> T tuples (boxes xyxy float32 (N, 4) in
     frame pixels, scores (N,), labels (N,)) after the detector's own post-processing;
     keypoints([(frame_bgr, box_xyxy float32 (4,))]) -> (keypoints (N, 17, 2), scores
-    (N, 17)) in frame pixels."""
+    (N, 17)) in frame pixels, called once per frame with its kept boxes in order."""
 
     detect: Callable
     keypoints: Callable
 
 
-def top_box(boxes, scores, labels) -> Optional[np.ndarray]:
-    """Instance 0's box (float32 (4,)), or None when no person box passes (the caller
-    then uses the whole image, as inference_topdown does)."""
+def kept_boxes(boxes, scores, labels) -> np.ndarray:
+    """The boxes inference_topdown gets, float32 (N, 4) in NMS order (highest first);
+    N = 0 when no person box passes (the caller then uses the whole image)."""
     boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
     scores = np.asarray(scores, np.float32).reshape(-1)
     labels = np.asarray(labels).reshape(-1)
@@ -64,8 +67,13 @@ def top_box(boxes, scores, labels) -> Optional[np.ndarray]:
                          f"{len(labels)} labels")
     dets = np.concatenate((boxes, scores[:, None]), axis=1)
     dets = dets[np.logical_and(labels == DET_CAT_ID, scores > BBOX_THR)]
-    keep = letterbox.greedy_nms(dets, NMS_THR)
-    return dets[keep[0], :4] if keep else None
+    return dets[letterbox.greedy_nms(dets, NMS_THR), :4].reshape(-1, 4)
+
+
+def top_box(boxes, scores, labels) -> Optional[np.ndarray]:
+    """Instance 0's box (float32 (4,)), or None when the whole image is used."""
+    kept = kept_boxes(boxes, scores, labels)
+    return kept[0] if len(kept) else None
 
 
 def backend() -> scorecard_pb2.Backend:
@@ -88,9 +96,9 @@ class OisOfficial(family_lib.Family):
     name = "ois"
     metric_ids = (official_scores.OIS,)
 
-    def __init__(self, backend, checkpoints, models: OisModels, pose_batch: int = 32):
+    def __init__(self, backend, checkpoints, models: OisModels):
         super().__init__(backend, checkpoints)
-        self.models, self.pose_batch = models, pose_batch
+        self.models = models
 
     def poses(self, frames):
         """(keypoints (T, 17, 2), scores (T, 17), frames with a person box)."""
@@ -99,16 +107,15 @@ class OisOfficial(family_lib.Family):
         if len(found) != len(frames):
             raise AssertionError(f"detector returned {len(found)} results for "
                                  f"{len(frames)} frames")
-        boxes = [top_box(*f) for f in found]
-        crops = [(frame, whole_image(height, width) if box is None else box)
-                 for frame, box in zip(frames, boxes)]
-        points, scores = [], []
-        for start in range(0, len(crops), self.pose_batch):
-            p, s = self.models.keypoints(crops[start:start + self.pose_batch])
-            points.append(np.asarray(p)[:, :, :2])
-            scores.append(np.asarray(s))
-        return (np.concatenate(points), np.concatenate(scores),
-                sum(box is not None for box in boxes))
+        points, scores, persons = [], [], 0
+        for frame, detections in zip(frames, found):
+            boxes = kept_boxes(*detections)
+            persons += bool(len(boxes))
+            boxes = boxes if len(boxes) else whole_image(height, width)[None]
+            p, s = self.models.keypoints([(frame, box) for box in boxes])  # one batch
+            points.append(np.asarray(p)[0, :, :2])
+            scores.append(np.asarray(s)[0])
+        return np.stack(points), np.stack(scores), persons
 
     def compute(self, ctx) -> family_lib.FamilyResult:
         frames = np.asarray(ctx.frames)
@@ -131,7 +138,7 @@ def load_ois(path_of, device, arch=None) -> OisModels:
     from metrics.pose import rtmpose  # pylint: disable=import-outside-toplevel
     arch = dict(arch or {})
     detector = rtmdet.load_rtmdet(path_of(specs.RTMDET_M_PERSON), device,
-                                  arch.get("rtmdet", rtmdet.RtmdetConfig()))
+                                  arch.get("rtmdet", rtmdet.RtmdetConfig()), batch_size=1)
     estimator = rtmpose.load_rtmpose(path_of(specs.RTMPOSE_M_BODY7), device,
                                      arch.get("rtmpose", rtmpose.RtmposeConfig()))
     return OisModels(detect=detector.detect, keypoints=estimator.keypoints)

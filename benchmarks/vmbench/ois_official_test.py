@@ -43,6 +43,9 @@ def test_top_box_is_the_highest_person_box_above_threshold():
         (200, 0, 260, 80, 0.7, 0)))
     np.testing.assert_array_equal(box, [12, 10, 62, 90])
     assert box.dtype == np.float32
+    kept = ois_official.kept_boxes(*_det(
+        (10, 10, 60, 90, 0.6, 0), (12, 10, 62, 90, 0.8, 0), (200, 0, 260, 80, 0.7, 0)))
+    np.testing.assert_array_equal(kept, [[12, 10, 62, 90], [200, 0, 260, 80]])  # 0.6 suppressed
     assert ois_official.top_box(*_det((0, 0, 10, 10, 0.3, 0))) is None  # > 0.3, not >=
     assert ois_official.top_box(*_det()) is None
     with pytest.raises(ValueError, match="2 boxes, 1 scores"):
@@ -50,42 +53,43 @@ def test_top_box_is_the_highest_person_box_above_threshold():
 
 
 class StandIn:
-    """A detector scripted per frame and a pose model that records its crops and returns
-    a track whose left forearm doubles in length at frame 3."""
+    """A detector scripted per frame and a pose model that records its calls and returns,
+    for the first crop of call t, a track whose left forearm doubles in length from
+    frame 3 (other crops: a scrambled pose that would break every part if used)."""
 
     def __init__(self, script):
-        self.script, self.crops, self.calls = script, [], []
+        self.script, self.calls = script, []
 
     def detect(self, frames):
         return [self.script[i] for i in range(len(frames))]
 
     def keypoints(self, crops):
-        self.calls.append(len(crops))
-        out = []
-        for _, box in crops:
-            t = len(self.crops)
-            self.crops.append(np.array(box))
-            pose = np.arange(17, dtype=np.float64)[:, None] * [3.0, 5.0] + [[0.0, 0.0]]
-            pose[:, 1] += np.arange(17) ** 2  # not collinear
-            pose[9] = pose[7] + (pose[9] - pose[7]) * (2.0 if t >= 3 else 1.0)
-            out.append(pose)
-        return np.stack(out), np.full((len(crops), 17), 0.9)
+        t = len(self.calls)
+        self.calls.append([np.array(box) for _, box in crops])
+        pose = np.arange(17, dtype=np.float64)[:, None] * [3.0, 5.0]
+        pose[:, 1] += np.arange(17) ** 2  # not collinear
+        pose[9] = pose[7] + (pose[9] - pose[7]) * (2.0 if t >= 3 else 1.0)
+        others = [np.random.default_rng(t + i).uniform(0, 50, (17, 2))
+                  for i in range(1, len(crops))]
+        return np.stack([pose] + others), np.full((len(crops), 17), 0.9)
 
 
-def test_no_detection_uses_the_whole_image_and_poses_are_batched():
+def test_no_detection_uses_the_whole_image_and_a_frame_is_one_pose_batch():
     frames = np.zeros((5, 48, 64, 3), np.uint8)
-    script = [_det((5, 5, 30, 40, 0.9, 0)), _det(), _det((5, 5, 30, 40, 0.25, 0)),
+    script = [_det((5, 5, 30, 40, 0.6, 0), (40, 5, 60, 40, 0.9, 0)),  # two people
+              _det(), _det((5, 5, 30, 40, 0.25, 0)),
               _det((1, 2, 3, 4, 0.5, 1)), _det((8, 6, 20, 30, 0.4, 0))]
     models = StandIn(script)
     fam = ois_official.OisOfficial(BACKEND, (), ois_official.OisModels(
-        models.detect, models.keypoints), pose_batch=2)
+        models.detect, models.keypoints))
     result = fam.compute(_ctx(frames))
     whole = [0, 0, 64, 48]
-    np.testing.assert_array_equal(np.stack(models.crops), [
-        [5, 5, 30, 40], whole, whole, whole, [8, 6, 20, 30]])
-    assert models.calls == [2, 2, 1]
+    assert [len(c) for c in models.calls] == [2, 1, 1, 1, 1]
+    np.testing.assert_array_equal(models.calls[0], [[40, 5, 60, 40], [5, 5, 30, 40]])
+    np.testing.assert_array_equal([c[0] for c in models.calls[1:]],
+                                  [whole, whole, whole, [8, 6, 20, 30]])
     assert result.columns[ois_official.PERSON_FRAMES] == 2.0
-    # the left forearm doubled: one abnormal part of 12, and the left elbow angle is kept
+    # the left forearm doubled: one abnormal part of 12; the left elbow angle is kept
     assert result.columns[official_scores.OIS] == pytest.approx(1 - 0.5 / 12)
     assert result.columns[ois_official.LENGTH] == pytest.approx(11 / 12)
     assert result.columns[ois_official.ANGLE] == 1.0
@@ -112,15 +116,18 @@ def test_load_ois_runs_the_real_models_end_to_end(tiny_paths):
                                    arch={"rtmdet": tiny_models.TINY_RTMDET,
                                          "rtmpose": tiny_models.TINY_RTMPOSE})
     frames, _ = vmbench_clips.square_clip(4, frames=4, size=(96, 128), square=32)
-    fam = ois_official.OisOfficial(BACKEND, (), models, pose_batch=3)
+    fam = ois_official.OisOfficial(BACKEND, (), models)
     results = contract.check_all([fam], _ctx(frames), metric_specs.TABLE, known_columns=KNOWN)
     value = results["ois"].columns[official_scores.OIS]
     # the same pieces by hand: top box per frame (or the whole image), pose, score
-    crops = []
+    points, scores = [], []
     for frame, found in zip(frames, models.detect(frames)):
-        box = ois_official.top_box(*found)
-        crops.append((frame, ois_official.whole_image(96, 128) if box is None else box))
-    points, scores = models.keypoints(crops)
+        boxes = ois_official.kept_boxes(*found)
+        boxes = boxes if len(boxes) else ois_official.whole_image(96, 128)[None]
+        p, s = models.keypoints([(frame, box) for box in boxes])
+        points.append(p[0])
+        scores.append(s[0])
+    points, scores = np.stack(points), np.stack(scores)
     assert value == pytest.approx(object_integrity.object_integrity(points, scores).score)
     assert results["ois"].columns[ois_official.PERSON_FRAMES] == 4.0  # cls bias 0.5
 
