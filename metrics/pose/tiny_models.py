@@ -18,7 +18,10 @@ TINY_RTMPOSE = rtmpose.RtmposeConfig(
     backbone=cspnext.CSPNeXtConfig(out_indices=(4,), **_TINY_BACKBONE), hidden_dims=32, s=16)
 
 
-def _randomise(model: torch.nn.Module, seed: int, cls_bias: float = 0.0) -> None:
+def randomise(model: torch.nn.Module, seed: int, cls_bias: float = 0.0,
+              cls_weight_scale: float = 30.0) -> None:
+    """Seeded random weights and BatchNorm statistics with unit-scale activations; the
+    detector's class logits scaled so that scores spread over (0, 1)."""
     gen = torch.Generator().manual_seed(seed)
     with torch.no_grad():
         for name, tensor in model.state_dict().items():
@@ -36,7 +39,7 @@ def _randomise(model: torch.nn.Module, seed: int, cls_bias: float = 0.0) -> None
         for name, tensor in model.state_dict().items():  # boxes of 1-4 strides, varied scores
             if name.startswith(("bbox_head.rtm_cls", "bbox_head.rtm_reg")) \
                     and name.endswith("weight"):
-                tensor.mul_(30.0 if "rtm_cls" in name else 0.3)
+                tensor.mul_(cls_weight_scale if "rtm_cls" in name else 0.3)
             elif name.startswith("bbox_head.rtm_cls"):
                 tensor.fill_(cls_bias)
             elif name.startswith("bbox_head.rtm_reg"):
@@ -52,7 +55,7 @@ def _save(model: torch.nn.Module, path) -> None:
 def save_tiny_rtmdet(path, seed: int = 0, cls_bias: float = 0.0,
                      config: rtmdet.RtmdetConfig = TINY_RTMDET) -> rtmdet.RTMDet:
     model = rtmdet.RTMDet(config).eval()
-    _randomise(model, seed, cls_bias)
+    randomise(model, seed, cls_bias)
     _save(model, path)
     return model
 
@@ -60,6 +63,6 @@ def save_tiny_rtmdet(path, seed: int = 0, cls_bias: float = 0.0,
 def save_tiny_rtmpose(path, seed: int = 0,
                       config: rtmpose.RtmposeConfig = TINY_RTMPOSE) -> rtmpose.TopdownRTMPose:
     model = rtmpose.TopdownRTMPose(config).eval()
-    _randomise(model, seed)
+    randomise(model, seed)
     _save(model, path)
     return model
