@@ -138,3 +138,10 @@ def test_checkpoint_pins_are_openmmlab_urls_with_their_hash_prefix():
         assert spec.url.endswith("/" + spec.filename)
         assert len(spec.sha256) == 8 and spec.sha256 in spec.filename
         assert spec.license.startswith("Apache-2.0")
+
+
+def test_backend_is_official_and_verified_by_the_parity_table():
+    fact = ois_official.backend()
+    assert fact.name == "rtmdet-m + rtmpose-m" and fact.official
+    assert fact.parity.verified, fact.parity
+    assert "torchvision" in fact.note and "exp regression" in fact.note
