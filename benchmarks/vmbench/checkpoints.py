@@ -64,3 +64,23 @@ Q_ALIGN_ONE_ALIGN = resolver.CheckpointSpec(
     approx_size_bytes=16_409_100_288)
 
 MSS = (Q_ALIGN_ONE_ALIGN,)
+
+# --- OIS (spec §3, §4.2): RTMDet-m person detector + RTMPose-m body7 --------------------
+# Not in GD-ML/VMBench: object_integrity_score.py's default arguments are these
+# download.openmmlab.com URLs (fetched at run time upstream). OpenMMLab names each file
+# by the first 8 hex digits of its sha256, so that prefix is the pin (the resolver checks
+# it; the full digest is not published). Sizes: not published; left 0 (unknown).
+RTMDET_M_PERSON = resolver.CheckpointSpec(
+    name="vmbench_rtmdet_m_person",
+    filename="rtmdet_m_8xb32-100e_coco-obj365-person-235e8209.pth",
+    url="https://download.openmmlab.com/mmpose/v1/projects/rtmpose/"
+        "rtmdet_m_8xb32-100e_coco-obj365-person-235e8209.pth",
+    sha256="235e8209", license="Apache-2.0 (open-mmlab/mmpose, mmdetection)")
+RTMPOSE_M_BODY7 = resolver.CheckpointSpec(
+    name="vmbench_rtmpose_m_body7",
+    filename="rtmpose-m_simcc-body7_pt-body7_420e-256x192-e48f03d0_20230504.pth",
+    url="https://download.openmmlab.com/mmpose/v1/projects/rtmposev1/"
+        "rtmpose-m_simcc-body7_pt-body7_420e-256x192-e48f03d0_20230504.pth",
+    sha256="e48f03d0", license="Apache-2.0 (open-mmlab/mmpose)")
+
+OIS = (RTMDET_M_PERSON, RTMPOSE_M_BODY7)

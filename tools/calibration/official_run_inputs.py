@@ -10,7 +10,7 @@ bert-base-uncased/, grounding_dino_arch.json), sam_v1 (sam_tiny.pth, sam_v1_inpu
 imagereward (imagereward/, imagereward_prompts.json), sam3 (sam3/, sam3_official.pt,
 sam3_bpe.txt.gz, sam3_prompts.json), frames (frames.npy: tools.calibration.frames), and
 the VMBench and camera checks' own inputs: sam2, cotracker3 (a ~100 MB full-size
-checkpoint), videomae, qalign, mapanything, sea_raft (see each *_parity.write_inputs).
+checkpoint), videomae, qalign, mapanything, sea_raft, ois (see each *_parity.write_inputs).
 """
 
 import pathlib
@@ -27,6 +27,7 @@ from tools.calibration import frames as frames_lib
 from tools.calibration import grounding_dino_parity
 from tools.calibration import imagereward_parity
 from tools.calibration import mapanything_parity
+from tools.calibration import ois_parity
 from tools.calibration import qalign_parity
 from tools.calibration import sam2_parity
 from tools.calibration import sam3_parity
@@ -56,6 +57,7 @@ WRITERS = {
     "qalign": qalign_parity.write_inputs,
     "mapanything": mapanything_parity.write_inputs,
     "sea_raft": sea_raft_parity.write_inputs,
+    "ois": ois_parity.write_inputs,
 }
 
 _OUTPUT_DIR = flags.DEFINE_string("output_dir", None, "Folder to write into (absolute).")

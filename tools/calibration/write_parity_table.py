@@ -21,6 +21,7 @@ from tools.calibration import grounding_dino_parity
 from tools.calibration import imagereward_parity
 from tools.calibration import lpips_parity
 from tools.calibration import mapanything_parity
+from tools.calibration import ois_parity
 from tools.calibration import parity_table
 from tools.calibration import qalign_parity
 from tools.calibration import raft_parity
@@ -38,7 +39,7 @@ RUNS = (lpips_parity.run, clip_parity.run_aesthetic, clip_parity.run_b32, raft_p
         depth_anything_parity.run, clipiqa_parity.run, dinov2_parity.run,
         grounding_dino_parity.run, sam_v1_parity.run, sam2_parity.run, videomae_parity.run,
         cotracker3_parity.run, imagereward_parity.run, sam3_parity.run, qalign_parity.run,
-        mapanything_parity.run, sea_raft_parity.run)
+        mapanything_parity.run, sea_raft_parity.run, ois_parity.run)
 
 
 def all_rows():
