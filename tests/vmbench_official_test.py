@@ -18,6 +18,7 @@ from tools.fixtures import vmbench_clips
 
 PAS, TCS = "perceptible_amplitude_score", "temporal_coherence_score"
 CAS, MSS = "commonsense_adherence_score", "motion_smoothness_score"
+OIS = "object_integrity_score"
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +54,7 @@ def official_run(inputs, tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp, tiny.pins_cleared(mp):
         config = _config(root, ckpt, out)
         card = runner.run(dataclasses.replace(config, common=dataclasses.replace(
-            config.common, metrics=("pas", "tcs", "cas", "mss"))))
+            config.common, metrics=("pas", "ois", "tcs", "cas", "mss"))))
     return card, out
 
 
@@ -73,10 +74,10 @@ def test_pas_and_tcs_run_on_the_official_backends(official_run):
         assert {"groundingdino_swinb_cogcoor.pth", "scaled_offline.pth"} <= files
     results = json.loads((out / "results.json").read_text())
     assert [sorted(k for k in e if k.endswith("_score")) for e in results] == [
-        sorted([PAS, TCS, CAS, MSS])] * 2
+        sorted([PAS, OIS, TCS, CAS, MSS])] * 2
     for entry in results:
         assert math.isfinite(entry[PAS]) and entry[PAS] >= 0 and 0 <= entry[TCS] <= 1
-        assert 0 <= entry[CAS] <= 1 and 0 <= entry[MSS] <= 1
+        assert 0 <= entry[CAS] <= 1 and 0 <= entry[MSS] <= 1 and 0 <= entry[OIS] <= 1
     assert "temporal_coherence_score" in (out / "scores.csv").read_text()
     samples = [json.loads(l) for l in (out / "per_sample_scores.jsonl").read_text().splitlines()]
     assert all(not s.get("error") for s in samples)
@@ -177,6 +178,24 @@ def test_missing_cas_checkpoint_is_unavailable_with_its_fetch_command(inputs, tm
     assert not m.available
     assert ("vit_g_vmbench.pt (missing; fetch: huggingface-cli download GD-ML/VMBench "
             "vit_g_vmbench.pt") in m.unavailable_reason
+
+
+def test_all_five_in_one_pass_and_the_official_total(official_run):
+    card, out = official_run
+    metrics = {m.id: m for m in card.metrics}
+    for metric_id in (PAS, OIS, TCS, CAS, MSS):
+        assert metrics[metric_id].available and metrics[metric_id].backend.official
+    assert metrics[OIS].backend.name == "rtmdet-m + rtmpose-m"
+    assert metrics[OIS].backend.parity.verified, metrics[OIS].backend.parity.scope
+    assert metrics["total_score_corrected"].available  # all five computed
+    csv_rows = (out / "scores.csv").read_text().splitlines()
+    assert csv_rows[0] == "Metric,Average Score" and csv_rows[-1].startswith("Total Score,")
+    assert len(csv_rows) == 6  # OIS, TCS, MSS, CAS + Total: PAS dropped by the key typo
+    samples = [json.loads(l) for l in (out / "per_sample_scores.jsonl").read_text().splitlines()]
+    for s in samples:
+        assert float(s["diagnostics"]["ois_person_frames"]) >= 0
+        timed = {k.split(":", 1)[1] for k in s["diagnostics"] if k.startswith("seconds:")}
+        assert timed == {"pas", "ois", "tcs", "cas", "mss"}  # one decode, five families
 
 
 def test_mss_reads_the_official_pas_of_the_same_video(official_run):

@@ -11,6 +11,7 @@ import tempfile
 
 from benchmarks.vmbench import checkpoints as specs
 from metrics.detection import tiny_grounding_dino
+from metrics.pose import tiny_models as pose_tiny
 from metrics.qalign import tiny_snapshot as qalign_tiny
 from metrics.segmentation import sam2_tiny
 from metrics.segmentation import tiny_sam_v1
@@ -27,6 +28,7 @@ VIDEOMAE = videomae_vit.VitConfig(img_size=224, patch_size=56, embed_dim=32, dep
 ARCHITECTURES = {
     "grounding_dino": GROUNDING_DINO,
     "videomae": VIDEOMAE,
+    "ois": {"rtmdet": pose_tiny.TINY_RTMDET, "rtmpose": pose_tiny.TINY_RTMPOSE},
     "sam_v1": tiny_sam_v1.TINY,
     "sam2": sam2_tiny.TINY,
     "cotracker3": cotracker_config.TINY,
@@ -53,7 +55,8 @@ def write_videomae(ckpt: pathlib.Path) -> pathlib.Path:
 
 def write_all(ckpt: pathlib.Path) -> pathlib.Path:
     """Writes the official files (GroundingDINO, its BERT tokenizer folder, SAM v1, SAM
-    2.1, CoTracker3, VideoMAE v2, the Q-Align snapshot) under `ckpt`/<spec name>/;
+    2.1, CoTracker3, VideoMAE v2, the Q-Align snapshot, RTMDet and RTMPose) under
+    `ckpt`/<spec name>/;
     returns `ckpt`."""
     for spec in (*specs.PAS, specs.SAM2_1_HIERA_L):
         (ckpt / spec.name).mkdir(parents=True, exist_ok=True)
@@ -71,18 +74,25 @@ def write_all(ckpt: pathlib.Path) -> pathlib.Path:
     assert track.name == specs.COTRACKER3_OFFLINE.filename
     write_videomae(ckpt)
     qalign_tiny.write(ckpt / specs.Q_ALIGN_ONE_ALIGN.name, seed=1)
+    for spec, save in ((specs.RTMDET_M_PERSON, pose_tiny.save_tiny_rtmdet),
+                       (specs.RTMPOSE_M_BODY7, pose_tiny.save_tiny_rtmpose)):
+        (ckpt / spec.name).mkdir(parents=True, exist_ok=True)
+        save(ckpt / spec.name / spec.filename, seed=2)
     return ckpt
 
 
 @contextlib.contextmanager
 def pins_cleared(monkeypatch):
-    """Random files cannot match the real files' sha256 pins (SAM ViT-H, BERT's vocab)."""
+    """Random files cannot match the real files' sha256 pins (SAM ViT-H, BERT's vocab,
+    the OpenMMLab files' digest prefixes)."""
     cleared = {name: dataclasses.replace(getattr(specs, name), sha256="")
-               for name in ("SAM_VIT_H", "BERT_BASE_UNCASED")}
+               for name in ("SAM_VIT_H", "BERT_BASE_UNCASED", "RTMDET_M_PERSON",
+                            "RTMPOSE_M_BODY7")}
     for name, spec in cleared.items():
         monkeypatch.setattr(specs, name, spec)
     monkeypatch.setattr(specs, "PAS", (specs.GROUNDING_DINO_SWINB, cleared["BERT_BASE_UNCASED"],
                                        cleared["SAM_VIT_H"], specs.COTRACKER3_OFFLINE))
     monkeypatch.setattr(specs, "TCS", (specs.GROUNDING_DINO_SWINB, cleared["BERT_BASE_UNCASED"],
                                        specs.SAM2_1_HIERA_L, specs.COTRACKER3_OFFLINE))
+    monkeypatch.setattr(specs, "OIS", (cleared["RTMDET_M_PERSON"], cleared["RTMPOSE_M_BODY7"]))
     yield

@@ -150,6 +150,13 @@ def _cas(loader, metric_id, quirks, options):
                    batch_size=options.cas_batch_size), used
 
 
+def _ois(loader, metric_id, quirks, options):
+    from benchmarks.vmbench import ois_official  # pylint: disable=import-outside-toplevel
+    models = loader.get("ois", lambda: ois_official.load_ois(
+        lambda spec: loader.path(spec, metric_id), loader.device, arch=loader.arch.get("ois")))
+    return ois_official.OisOfficial(ois_official.backend(), (), models), specs.OIS
+
+
 def _mss(loader, metric_id, quirks, options):
     from benchmarks.vmbench import mss_official  # pylint: disable=import-outside-toplevel
     fam = mss_official.load_mss(lambda spec: loader.path(spec, metric_id), loader.device,
@@ -160,10 +167,11 @@ def _mss(loader, metric_id, quirks, options):
     return fam, specs.MSS
 
 
-BUILDERS = {official_scores.PAS: _pas, official_scores.TCS: _tcs, official_scores.CAS: _cas,
-            official_scores.MSS: _mss}
-SPECS = {official_scores.PAS: specs.PAS, official_scores.TCS: specs.TCS,
-         official_scores.CAS: specs.CAS, official_scores.MSS: specs.MSS}
+BUILDERS = {official_scores.PAS: _pas, official_scores.OIS: _ois, official_scores.TCS: _tcs,
+            official_scores.CAS: _cas, official_scores.MSS: _mss}
+SPECS = {official_scores.PAS: specs.PAS, official_scores.OIS: specs.OIS,
+         official_scores.TCS: specs.TCS, official_scores.CAS: specs.CAS,
+         official_scores.MSS: specs.MSS}
 
 
 def load(config_common, metric_ids, quirks: Quirks = Quirks(), options: Options = Options(),

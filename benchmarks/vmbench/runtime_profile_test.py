@@ -34,14 +34,11 @@ def test_the_asset_plan_shows_the_pin():
     assert "raw.githubusercontent.com/AMAP-ML/VMBench/c278a73984b4" in text
 
 
-def test_profile_metrics_are_the_tables_and_pas_tcs_are_computed():
+def test_profile_metrics_are_the_tables_and_all_are_computed():
     profile = runtime_profiles.load_profile("vmbench")
     assert [m.metric_id for m in profile.metrics] == list(metric_specs.PER_VIDEO_IDS)
     pending = {m.metric_id for m in profile.metrics if m.pending}
-    assert pending == set(metric_specs.PER_VIDEO_IDS) - {"perceptible_amplitude_score",
-                                                         "temporal_coherence_score",
-                                                         "commonsense_adherence_score",
-                                                         "motion_smoothness_score"}
+    assert not pending  # all five run
 
 
 def test_profile_checkpoints_are_the_loaders_pins():
@@ -51,13 +48,14 @@ def test_profile_checkpoints_are_the_loaders_pins():
     for metric_id, wanted in (("perceptible_amplitude_score", checkpoints.PAS),
                               ("temporal_coherence_score", checkpoints.TCS),
                               ("commonsense_adherence_score", checkpoints.CAS),
-                              ("motion_smoothness_score", checkpoints.MSS)):
-        got = [(c.name, c.id, c.revision, c.file, c.sha256, c.snapshot, c.fetch_command,
-                c.license, c.size_bytes, c.approx_size_bytes)
+                              ("motion_smoothness_score", checkpoints.MSS),
+                              ("object_integrity_score", checkpoints.OIS)):
+        got = [(c.name, c.id, c.revision or "main", c.url, c.file, c.sha256, c.snapshot,
+                c.fetch_command, c.license, c.size_bytes, c.approx_size_bytes)
                for c in by_id[metric_id].checkpoints]
-        assert got == [(s.name, s.hf_repo, s.hf_revision, s.filename, s.sha256, s.snapshot,
-                        s.fetch_command(), s.license, s.size_bytes, s.approx_size_bytes)
-                       for s in wanted]
+        assert got == [(s.name, s.hf_repo, s.hf_revision, s.url, s.filename, s.sha256,
+                        s.snapshot, s.fetch_command(), s.license, s.size_bytes,
+                        s.approx_size_bytes) for s in wanted]
 
 
 def _tensor_bytes(relative: str, per_element: int = 4) -> int:
@@ -85,7 +83,17 @@ def test_estimated_sizes_are_the_official_state_dicts():
         assert spec.approx_size_bytes == _tensor_bytes(listing), spec.name
     assert checkpoints.Q_ALIGN_ONE_ALIGN.approx_size_bytes == _tensor_bytes(
         "metrics/qalign/testdata/one_align_state_dict_shapes.json", per_element=2)
-    every = checkpoints.PAS + checkpoints.TCS + checkpoints.CAS + checkpoints.MSS
+    import torch  # pylint: disable=import-outside-toplevel
+    from metrics.pose import rtmdet, rtmpose  # pylint: disable=import-outside-toplevel
+    with torch.device("meta"):
+        for spec, model in ((checkpoints.RTMDET_M_PERSON, rtmdet.RTMDet(rtmdet.RtmdetConfig())),
+                            (checkpoints.RTMPOSE_M_BODY7,
+                             rtmpose.TopdownRTMPose(rtmpose.RtmposeConfig()))):
+            elements = sum(v.numel() for k, v in model.state_dict().items()
+                           if not k.endswith("num_batches_tracked"))
+            assert spec.approx_size_bytes == 4 * elements, spec.name
+    every = (checkpoints.PAS + checkpoints.TCS + checkpoints.CAS + checkpoints.MSS
+             + checkpoints.OIS)
     unsized = {s.name for s in every
                if not s.size_bytes and not s.approx_size_bytes}
     assert unsized == {"bert_base_uncased_snapshot"}
