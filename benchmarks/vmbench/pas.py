@@ -8,8 +8,8 @@ On a clip whose subject moves over a static background this is the moving share 
 grid times the subject's path length: a PAS-like number for smoke tests and the bundled
 sample, never an official one (the scorecard says so).
 
-The official backend (GroundingDINO Swin-B + SAM ViT-H + CoTracker3 offline) is not
-loaded by this version; see model_metrics.py.
+The official backend (GroundingDINO Swin-B + SAM ViT-H + CoTracker3 offline) is
+pas_official.py, loaded by official_models.py.
 """
 
 import numpy as np

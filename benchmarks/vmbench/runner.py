@@ -28,7 +28,6 @@ from benchmarks.common.sample_store import SampleStore, config_digest
 from benchmarks.vmbench import card_metrics
 from benchmarks.vmbench import manifest
 from benchmarks.vmbench import metric_specs
-from benchmarks.vmbench import model_metrics
 from benchmarks.vmbench import mss_official
 from benchmarks.vmbench import official_models
 from benchmarks.vmbench import official_scores
@@ -70,8 +69,7 @@ class VmbenchConfig:
 def _prepare(config: VmbenchConfig, metric_ids: List[str]):
     """(families, {metric: unavailable reason}) for the selected metrics."""
     families, reasons = [], {}
-    tracked = tuple(official_models.BUILDERS)
-    official = [m for m in official_models.ORDER if m in metric_ids and m in tracked]
+    official = [m for m in official_models.ORDER if m in metric_ids]
     if official_scores.PAS in metric_ids and config.pas_backend == "lk":
         families.append(pas.PasLucasKanade(config.grid_size))
         official.remove(official_scores.PAS)
@@ -85,8 +83,6 @@ def _prepare(config: VmbenchConfig, metric_ids: List[str]):
                                            architectures=config.architectures)
         families += [loaded[m] for m in official if m in loaded]
         reasons.update(why)
-    reasons.update(model_metrics.reasons([m for m in metric_ids if m not in tracked],
-                                         config.common.checkpoint_dir))
     return _mss_reads_pas(families, reasons), reasons
 
 

@@ -7,9 +7,10 @@ import math
 import pathlib
 
 from benchmarks.common import runtime_profiles
+from benchmarks.common.flags import CommonConfig
 from benchmarks.vmbench import checkpoints
 from benchmarks.vmbench import metric_specs
-from benchmarks.vmbench import model_metrics
+from benchmarks.vmbench import official_models
 from benchmarks.vmbench import shared_data
 from tools.assets import plan
 from tools.catalog import catalog_lib
@@ -103,12 +104,18 @@ def test_estimated_sizes_are_the_official_state_dicts():
 
 
 def test_unavailable_reasons_carry_every_checkpoint_fetch_command(tmp_path):
+    """What a missing checkpoint's reason lists (official_models._needs) is the profile's
+    checkpoints, each present or missing, with the fetch command for --checkpoint_dir."""
     (tmp_path / "vmbench_vit_g_cas").mkdir()
     (tmp_path / "vmbench_vit_g_cas" / "vit_g_vmbench.pt").write_bytes(b"x")
-    reasons = model_metrics.reasons(metric_specs.PER_VIDEO_IDS, str(tmp_path))
+    common = CommonConfig(checkpoint_dir=str(tmp_path))
+    reasons = {m: official_models._needs(m, common)  # pylint: disable=protected-access
+               for m in metric_specs.PER_VIDEO_IDS}
     profile = runtime_profiles.load_profile("vmbench")
     for metric in profile.metrics:
         for ckpt in metric.checkpoints:
             assert ckpt.file in reasons[metric.metric_id]
+            assert ckpt.fetch_command.replace("<checkpoint_dir>", str(tmp_path)) in (
+                reasons[metric.metric_id])
     assert "vit_g_vmbench.pt (present" in reasons["commonsense_adherence_score"]
     assert f"--local-dir {tmp_path}/vmbench_sam_vit_h" in reasons["perceptible_amplitude_score"]
