@@ -189,7 +189,8 @@ def load(config_common, metric_ids, quirks: Quirks = Quirks(), options: Options 
         try:
             fam, used = BUILDERS[metric_id](loader, metric_id, quirks, options)
         except resolver.CheckpointUnavailable as e:
-            reasons[metric_id] = f"{e}. All it needs: {_needs(metric_id, config_common)}"
+            why = str(e).split("; fetch it with")[0]  # _needs lists every fetch command
+            reasons[metric_id] = f"{why}. All it needs: {_needs(metric_id, config_common)}"
             continue
         except (FileNotFoundError, ValueError) as e:  # a checkpoint file that is not one
             reasons[metric_id] = f"a checkpoint could not be loaded: {e}"
