@@ -50,12 +50,18 @@ def test_every_entry_is_described(catalog):
 
 def test_claims_today_are_modest(catalog):
     """Nothing claims a full suite, and nothing but MemoBench (its runner covers all 14
-    metrics; no number is verified against the official ones) and VMBench (a partial
-    runner: PAS and TCS on the official models, and an importer) is built."""
+    metrics; no number is verified against the official ones), VMBench (a runner of all
+    five metrics on the official models, and an importer; never run on real weights) and
+    WorldScore (when present: importer or partial runner) is built."""
     for entry in catalog.benchmarks:
         assert entry.verification in (scorecard_pb2.NOT_EXECUTED, scorecard_pb2.BOUNDED), entry.id
         if entry.id == "vmbench":
-            assert entry.implementation == catalog_pb2.PARTIAL_RUNNER
+            assert entry.implementation == catalog_pb2.FULL_RUNNER
+            assert entry.verification == scorecard_pb2.NOT_EXECUTED
+        elif entry.id == "worldscore":
+            assert entry.implementation in (catalog_pb2.NOT_IMPLEMENTED,
+                                            catalog_pb2.IMPORTER_ONLY,
+                                            catalog_pb2.PARTIAL_RUNNER)
             assert entry.verification == scorecard_pb2.NOT_EXECUTED
         elif entry.id != "memobench":
             assert entry.implementation == catalog_pb2.NOT_IMPLEMENTED, entry.id
@@ -102,7 +108,8 @@ def _line_of(text, needle, occurrence=1):
     ('id: "vbench"\n', 'id: "VBench"\n', "lowercase", 'id: "VBench"', 1),
     ('  targets: "//benchmarks/memobench:import"\n', '  targets: "benchmarks/memobench"\n',
      "not a Bazel label", "benchmarks/memobench\"", 1),
-    ('  implementation: FULL_RUNNER\n', '  implementation: NOT_IMPLEMENTED\n',
+    ('  implementation: FULL_RUNNER\n  targets: "//benchmarks/memobench',
+     '  implementation: NOT_IMPLEMENTED\n  targets: "//benchmarks/memobench',
      "targets must be listed", 'id: "memobench"', 1),
     ('  verification: BOUNDED\n', '  verification: NOT_EXECUTED\n', "needs evidence",
      'id: "memobench"', 1),
