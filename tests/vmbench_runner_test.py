@@ -64,8 +64,9 @@ def test_bundled_sample_fills_the_weight_free_metric_and_says_so(bundled):
     for model_metric in ("object_integrity_score", "temporal_coherence_score",
                          "commonsense_adherence_score", "motion_smoothness_score"):
         assert not metrics[model_metric].get("available", False)
-        assert "huggingface-cli download" in metrics[model_metric]["unavailable_reason"] or \
-            "manual:" in metrics[model_metric]["unavailable_reason"]
+        reason = metrics[model_metric]["unavailable_reason"]
+        assert "(missing; fetch: " in reason, reason
+        assert "huggingface-cli download" in reason or "curl -L https://download.openmmlab" in reason
     reasons = {b["reason"] for b in card["verification"]["blocking"]}
     assert {"NOT_OFFICIAL_DATA", "NON_OFFICIAL_BACKEND", "METRIC_UNAVAILABLE"} <= reasons
     assert any("opencv-lk-grid" in d for d in card["verification"]["deviations"])
