@@ -28,8 +28,6 @@ NOT_IN_THIS_VERSION: Dict[str, str] = {
     "(spec §4.10)",
     _ID("object_control", "object_detection"): "GroundingDINO Swin-T OGC with spaCy "
     "en_core_web_sm phrase matching (spec §4.2) is not in this version",
-    _ID("content_alignment", "clip_score"): "torchmetrics CLIPScore on CLIP ViT-B/16 "
-    "(spec §4.3) is not in this version",
     _ID("motion_accuracy", "motion_accuracy"): "needs SAM 2.1 Hiera-B+ video masks (not in "
     "this version) and " + _SEA_RAFT,
     _ID("photometric_consistency", "optical_flow_aepe"): _SEA_RAFT,
@@ -61,10 +59,12 @@ def select(requested) -> List[str]:
 
 def _builders():
     # pylint: disable=import-outside-toplevel  (torch only when a model family is built)
+    from benchmarks.worldscore import content_alignment
     from benchmarks.worldscore import style_consistency
     from benchmarks.worldscore import subjective_quality
     return ((style_consistency.METRIC_IDS, style_consistency.build),
-            (subjective_quality.METRIC_IDS, subjective_quality.build))
+            (subjective_quality.METRIC_IDS, subjective_quality.build),
+            (content_alignment.METRIC_IDS, content_alignment.build))
 
 
 def prepare(config, metric_ids) -> family_lib.Prepared:

@@ -18,8 +18,10 @@ from benchmarks.worldscore import runner
 from benchmarks.worldscore import staging
 from benchmarks.worldscore import style_consistency
 from metrics.clip import aesthetic
+from metrics.clip import clip_score
 from metrics.clip import clipiqa
 from metrics.clip import random_models
+from metrics.clip import tiny_clip_score
 from metrics.clip import tiny_clipiqa
 from metrics.style import gram
 from metrics.style import tiny_vgg
@@ -39,6 +41,7 @@ def _checkpoints(ckpt: pathlib.Path) -> pathlib.Path:
                                / clipiqa.CLIPIQA_PLUS_PROMPTS.filename, seed=5)
     random_models.write_vision_snapshot(ckpt / aesthetic.CLIP_VIT_L14.name, projection_dim=768)
     random_models.write_head(ckpt / aesthetic.AESTHETIC_HEAD.name / aesthetic.AESTHETIC_HEAD.filename)
+    tiny_clip_score.write_snapshot(ckpt / clip_score.CLIP_VIT_B16.name)
     return ckpt
 
 
@@ -121,7 +124,7 @@ def _gram_reference(inst: pathlib.Path, anchors, ckpt):
 def test_evaluation_json_official_shape_and_values(run):
     tree, root, ckpt, _ = run
     data = json.loads((root / "out" / runner.EVALUATIONS_DIR / K01 / "evaluation.json").read_text())
-    assert list(data) == ["style_consistency", "subjective_quality"]
+    assert list(data) == ["content_alignment", "style_consistency", "subjective_quality"]
     assert list(data["subjective_quality"]) == ["clip_iqa+", "clip_aesthetic"]
     style = data["style_consistency"]["gram_matrix"]
     inst = tree["generated_root"] / K01
@@ -131,6 +134,27 @@ def test_evaluation_json_official_shape_and_values(run):
     assert style["score_normalized"] == normalize.normalize(
         aspects.METRICS[("style_consistency", "gram_matrix")], style["score"])
     assert not (root / "out" / runner.EVALUATIONS_DIR / BALL / "evaluation.json").exists()
+
+
+def test_content_alignment_uses_raw_prompts_on_anchor_frames_and_skips_intra(run):
+    tree, root, ckpt, _ = run
+    inst = tree["generated_root"] / K01
+    image_data = json.loads((inst / "image_data.json").read_text())
+    model = clip_score.load_clip_score(ckpt / clip_score.CLIP_VIT_B16.name, "cpu")
+    squash = transforms.Compose([transforms.Resize((512, 512)), transforms.ToTensor()])
+    expected = []
+    for i, frame in enumerate(image_data["anchor_frame_idx"]):
+        image = Image.open(inst / "frames" / f"{frame:03d}.png").convert("RGB")
+        pixels = (squash(image) * 255).to(torch.uint8)
+        expected.append(clip_score.clip_score(model, pixels, image_data["prompt_list"][i]))
+    out = root / "out" / runner.EVALUATIONS_DIR
+    got = json.loads((out / K01 / "evaluation.json").read_text())["content_alignment"]
+    assert got["clip_score"]["score"] == pytest.approx(sum(expected) / len(expected), abs=1e-5)
+    intra = json.loads((out / F01 / "evaluation.json").read_text())
+    assert "content_alignment" not in intra and "style_consistency" in intra
+    row = _rows(root / "out")[F01]
+    assert row["unavailable"]["content_alignment.clip_score"].startswith(
+        "as in the official code: skipped for the intra layout push_in")
 
 
 def test_scorecard_aspects_headlines_and_unavailable(run):

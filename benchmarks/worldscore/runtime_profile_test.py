@@ -6,9 +6,11 @@ from benchmarks.worldscore import aspects
 from benchmarks.worldscore import families
 from benchmarks.worldscore import style_consistency
 from metrics.clip import aesthetic
+from metrics.clip import clip_score
 from metrics.clip import clipiqa
 
-COMPUTED = {"gram_matrix": (style_consistency.VGG19,),
+COMPUTED = {"clip_score": (clip_score.CLIP_VIT_B16,),
+            "gram_matrix": (style_consistency.VGG19,),
             "clip_iqa+": (clipiqa.CLIP_RN50, clipiqa.CLIPIQA_PLUS_PROMPTS),
             "clip_aesthetic": (aesthetic.CLIP_VIT_L14, aesthetic.AESTHETIC_HEAD)}
 
