@@ -85,14 +85,18 @@ def worldscore_dict(aspect_by_name, movements) -> Optional[dict]:
     return scores
 
 
-def headline_results(aspect_by_name, movements, scores) -> List[scorecard_pb2.MetricResult]:
+def headline_results(aspect_by_name, movements, scores,
+                     threed: bool = False) -> List[scorecard_pb2.MetricResult]:
+    """Static and Dynamic; for a 3D model (static only, as the official protocol runs it)
+    Dynamic counts the dynamic aspects as the official 0."""
     out = []
     for name, needed in ((aspects.HEADLINE_STATIC, aspects.STATIC_ASPECTS),
                          (aspects.HEADLINE_DYNAMIC, aspects.STATIC_ASPECTS
                           + aspects.DYNAMIC_ASPECTS)):
         spec = metric_specs.BY_ID[name]
-        lacking = [a for a in needed if not aspect_by_name[a].available]
-        if name == aspects.HEADLINE_DYNAMIC and aspects.DYNAMIC not in movements:
+        lacking = [a for a in needed if not aspect_by_name[a].available
+                   and not (threed and a in aspects.DYNAMIC_ASPECTS)]
+        if name == aspects.HEADLINE_DYNAMIC and aspects.DYNAMIC not in movements and not threed:
             lacking = lacking or ["dynamic not evaluated"]
         if lacking or scores is None:
             out.append(card_lib.unavailable(spec, "needs every aspect it averages; missing: "
@@ -119,8 +123,9 @@ def blockers(card, config, movements, expected: Dict[str, int]) -> List[scorecar
                 scorecard_pb2.NOT_OFFICIAL_DATA, f"the dataset's {mv}.json has "
                 f"{expected.get(mv, 0)} entries, not the official "
                 f"{aspects.EXPECTED_INSTANCES[mv]}"))
+    threed = config.model_name in aspects.THREED_MODELS
     for mv in aspects.VISUAL_MOVEMENTS:
-        if mv not in movements:
+        if mv not in movements and not (threed and mv == aspects.DYNAMIC):
             out.append(card_lib.blocker(scorecard_pb2.INCOMPLETE_COVERAGE,
                                         f"{mv} not evaluated (--visual_movement)"))
     cov = card.coverage

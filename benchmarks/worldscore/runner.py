@@ -123,7 +123,8 @@ def _finish(config, out, items, samples, outcome, prepared, metric_ids, started_
         samples, config.movements), config.movements)
     scores = card_parts.worldscore_dict(by_aspect, config.movements)
     card.metrics.extend(list(by_aspect.values())
-                        + card_parts.headline_results(by_aspect, config.movements, scores)
+                        + card_parts.headline_results(by_aspect, config.movements, scores,
+                                                     config.model_name in aspects.THREED_MODELS)
                         + per_metric)
     expected = [i.key for i in items if i.entry is not None]
     card.coverage.CopyFrom(card_lib.coverage(

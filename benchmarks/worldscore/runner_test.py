@@ -204,3 +204,30 @@ def test_binary_runs_the_bundled_sample(tmp_path):
     assert "bundled synthetic sample" in done.stdout
     card = json.loads((tmp_path / "scorecard.json").read_text())
     assert card["coverage"]["evaluated"] == 3
+
+
+def test_a_flow_backend_plugs_into_the_flow_metrics(run, tmp_path):
+    tree, _, ckpt, _ = run
+    seen = []
+
+    def flow(a, b):  # a uniform 3-4-5 flow: magnitude 5 everywhere, forward-backward 0
+        seen.append(a.shape)
+        out = torch.zeros(a.shape[0], a.shape[1], 2).numpy()
+        out[..., 0], out[..., 1] = 3.0, 4.0
+        return out if len(seen) % 2 else -out
+
+    backend = scorecard_pb2.Backend(name="fake-flow", official=False)
+    config = dataclasses.replace(
+        _config(tree, tmp_path, ckpt), flow=flow, flow_backend=backend,
+        common=CommonConfig(device="cpu", offline=True, checkpoint_dir=str(ckpt),
+                            metrics=("optical_flow_aepe", "optical_flow")))
+    card = runner.run(config)
+    by_id = {m.id: m for m in card.metrics}
+    assert by_id["motion_magnitude.optical_flow"].available
+    dynamic = json.loads((tmp_path / runner.EVALUATIONS_DIR / BALL / "evaluation.json").read_text())
+    assert dynamic == {"motion_magnitude": {"optical_flow": {
+        "score": 5.0, "score_normalized": normalize.normalize(
+            aspects.METRICS[("motion_magnitude", "optical_flow")], 5.0)}}}
+    assert seen[0] == (48, 64, 3)  # native-size RGB frames
+    assert "photometric_consistency" in json.loads(
+        (tmp_path / runner.EVALUATIONS_DIR / K01 / "evaluation.json").read_text())
