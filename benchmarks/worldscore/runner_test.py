@@ -166,6 +166,9 @@ def test_scorecard_aspects_headlines_and_unavailable(run):
     assert "DROID-SLAM" in by_id["camera_control.camera_error"].unavailable_reason
     assert "SEA-RAFT" in by_id["motion_magnitude.optical_flow"].unavailable_reason
     assert by_id["subjective_quality.clip_aesthetic"].backend.official is False
+    gram_backend = by_id["style_consistency.gram_matrix"].backend
+    assert gram_backend.name == "vgg19-gram-resize128" and not gram_backend.official
+    assert gram_backend.parity.verified  # tools/calibration gram_parity rows
     assert "worldscore_json" not in card.output_files
     assert not (root / "out" / "worldscore.json").exists()
     reasons = {b.reason for b in card.verification.blocking}

@@ -58,7 +58,8 @@ def backend(size: int) -> scorecard_pb2.Backend:
             "loaded through the real loader")))
 
 
-def _load_tensor(image, size: int):
+def load_tensor(image, size: int):
+    """The official image_loader's tensor: Resize(size) (shorter side) + ToTensor, (1, 3, h, w)."""
     from torchvision import transforms  # pylint: disable=import-outside-toplevel
     loader = transforms.Compose([transforms.Resize(size), transforms.ToTensor()])
     return loader(image).unsqueeze(0)
@@ -79,7 +80,7 @@ def build(config, metric_ids) -> family.Family:
 
     def compute(ctx) -> family.FamilyResult:
         with Image.open(ctx.input_image) as ref_image:
-            reference = _load_tensor(ref_image, size).to(device)
+            reference = load_tensor(ref_image, size).to(device)
         if reference.shape[1] != 3:
             raise InputError(ctx.input_image, "a 3-channel RGB reference image",
                              f"{reference.shape[1]} channels")
@@ -87,7 +88,7 @@ def build(config, metric_ids) -> family.Family:
         if not anchors:
             raise family.FamilyUnavailable("anchor_frame_idx has no frame after the first")
         scores = [gram.style_distance(features, reference,
-                                      _load_tensor(ctx.image(i), size).to(device))
+                                      load_tensor(ctx.image(i), size).to(device))
                   for i in anchors]
         return family.FamilyResult({METRIC_IDS[0]: sum(scores) / len(scores)})
 

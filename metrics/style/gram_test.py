@@ -76,3 +76,12 @@ def test_loader_rejects_wrong_files(tmp_path):
     (tmp_path / "junk.pth").write_bytes(b"junk")
     with pytest.raises(ValueError, match="not a readable torch file"):
         gram.load_features(tmp_path / "junk.pth", "cpu")
+
+
+def test_full_size_keys_and_shapes_are_torchvisions_vgg19():
+    from torchvision.models import vgg19  # pylint: disable=import-outside-toplevel
+    with torch.device("meta"):
+        official = {k: v.shape for k, v in vgg19(weights=None).state_dict().items()
+                    if k.startswith("features.")}
+        ours = {"features." + k: v.shape for k, v in gram.build_features().state_dict().items()}
+    assert ours == official
