@@ -4,7 +4,9 @@ A 2-layer 32-wide text and vision tower (transformers' CLIP architecture) and a
 byte-level BPE tokenizer with no merges (every byte its own token, the 512 byte tokens
 with and without "</w>" plus the two specials), saved with save_pretrained as the hub
 snapshot openai/clip-vit-base-patch16 is laid out (config.json, weights,
-preprocessor_config.json, the tokenizer's files).
+preprocessor_config.json, the tokenizer's files). As in openai/clip-vit-*'s config, the
+text config keeps the legacy eos_token_id 2, so transformers pools at the argmax token id
+(the EOT, the largest id; after truncation the largest id left).
 """
 
 import pathlib
@@ -41,7 +43,7 @@ def write_snapshot(folder, seed: int = 0) -> CLIPModel:
         text_config=dict(hidden_size=32, intermediate_size=64, num_hidden_layers=2,
                          num_attention_heads=4, vocab_size=vocab,
                          max_position_embeddings=MAX_POSITIONS,
-                         bos_token_id=vocab - 2, eos_token_id=vocab - 1),
+                         bos_token_id=vocab - 2, eos_token_id=2),
         vision_config=dict(hidden_size=32, intermediate_size=64, num_hidden_layers=2,
                            num_attention_heads=4, image_size=32, patch_size=8),
         projection_dim=16)

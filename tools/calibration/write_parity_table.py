@@ -13,6 +13,7 @@ from absl import app
 from absl import flags
 
 from tools.calibration import clip_parity
+from tools.calibration import clip_score_parity
 from tools.calibration import clipiqa_parity
 from tools.calibration import cotracker3_parity
 from tools.calibration import depth_anything_parity
@@ -35,7 +36,8 @@ _OUTPUT = flags.DEFINE_string("output", None, "Where to write the CSV (absolute 
 RUNS = (lpips_parity.run, clip_parity.run_aesthetic, clip_parity.run_b32, raft_parity.run,
         depth_anything_parity.run, clipiqa_parity.run, dinov2_parity.run,
         grounding_dino_parity.run, sam_v1_parity.run, sam2_parity.run, videomae_parity.run,
-        cotracker3_parity.run, imagereward_parity.run, sam3_parity.run, gram_parity.run)
+        cotracker3_parity.run, imagereward_parity.run, sam3_parity.run, gram_parity.run,
+        clip_score_parity.run)
 
 
 def all_rows():

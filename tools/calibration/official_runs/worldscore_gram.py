@@ -9,7 +9,7 @@ virtualenv on the locked torch/torchvision wheels (2026-12-01):
     git --git-dir=<mirror of haoyi-duan/WorldScore> show \
         344983c1be7d515c1e4ecb167d40d622adf502bc:worldscore/benchmark/metrics/third_party/gram_matrix_metrics.py \
         > /tmp/ws2_official/gram_matrix_metrics.py
-    bazel run //tools/calibration:gram_parity_inputs -- --output_dir=/tmp/gram_in
+    bazel run //tools/calibration:worldscore_parity_inputs -- --output_dir=/tmp/gram_in
     /tmp/ws2-venv/bin/python tools/calibration/official_runs/worldscore_gram.py \
         /tmp/ws2_official/gram_matrix_metrics.py /tmp/gram_in tools/calibration
 
