@@ -26,6 +26,7 @@ from benchmarks.worldscore import card as card_parts
 from benchmarks.worldscore import dataset
 from benchmarks.worldscore import families as families_lib
 from benchmarks.worldscore import layout
+from benchmarks.worldscore import manifest
 from benchmarks.worldscore import official_json
 from benchmarks.worldscore import sample as sample_lib
 from proto import scorecard_pb2
@@ -142,6 +143,9 @@ def _finish(config, out, items, samples, outcome, prepared, metric_ids, started_
              "raw_metric_table": str(out.write_raw_table(
                  samples, [m.id for m in card.metrics if "." in m.id])),
              "evaluation_json_root": str(config.output_dir / EVALUATIONS_DIR),
+             "artifact_manifest": str(out.write_artifact_manifest(manifest.build(
+                 BENCHMARK_ID, config.model_name, config.generated_root, items,
+                 {s.sample_id: s for s in samples}))),
              "scorecard": str(out.path(outputs_lib.SCORECARD))}
     if scores is not None:
         files["worldscore_json"] = str(official_json.write_worldscore(

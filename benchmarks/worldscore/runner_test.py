@@ -108,6 +108,10 @@ def test_error_rows_name_the_file_and_the_run_goes_on(run):
     assert not rows[K01].get("error") and not rows[BALL].get("error")
     assert card.coverage.failed == 5 and card.coverage.evaluated == 3
     assert list(card.coverage.missing_sample_ids) == ["static/photorealistic/indoor/bath/absent"]
+    manifest = json.loads((root / "out" / "artifact_manifest.json").read_text())
+    arts = {a["sample_id"]: a for a in manifest["artifacts"]}
+    assert len(arts) == 7 and arts[K01]["num_frames"] == 9 and arts[K01]["width"] == 64
+    assert "exactly 5 frames" in arts["static/photorealistic/indoor/bath/extra"]["error"]
 
 
 def _gram_reference(inst: pathlib.Path, anchors, ckpt):
