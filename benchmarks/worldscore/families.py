@@ -71,13 +71,10 @@ def prepare(config, metric_ids) -> family_lib.Prepared:
     """The families of the selected metrics and why each other selected one is not."""
     families, unavailable = [], {}
     for ids, build in _builders():
-        wanted = [m for m in ids if m in metric_ids]
-        if not wanted:
-            continue
-        try:
-            families.append(build(config, wanted))
-        except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
-            for m in wanted:
+        for m in [m for m in ids if m in metric_ids]:  # one family per metric: each
+            try:                                       # metric's own checkpoints and reason
+                families.append(build(config, [m]))
+            except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
                 unavailable[m] = (str(e), None)
     if config.flow is not None:
         from benchmarks.worldscore import flow_metrics  # pylint: disable=import-outside-toplevel

@@ -165,8 +165,8 @@ def _notes(config, outcome, scores, by_aspect) -> List[str]:
              "reported unavailable there; the official evaluator would record its fallback "
              "(-100 or +100, normalised 0)"]
     if config.bundled_sample:
-        notes.append("the bundled sample: a synthetic static and dynamic instance "
-                     "(tools/fixtures/worldscore_sample.py), not WorldScore data")
+        notes.append("the bundled sample: two synthetic static instances (one intra) and one "
+                     "dynamic (tools/fixtures/worldscore_sample.py), not WorldScore data")
     if scores is None:
         missing = [a for a, r in by_aspect.items() if not r.available
                    and aspects.BY_NAME[a].movement in config.movements]

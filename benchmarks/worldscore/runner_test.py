@@ -14,6 +14,7 @@ from torchvision import transforms
 from benchmarks.common.flags import CommonConfig
 from benchmarks.worldscore import normalize
 from benchmarks.worldscore import aspects
+from benchmarks.worldscore import families
 from benchmarks.worldscore import runner
 from benchmarks.worldscore import staging
 from benchmarks.worldscore import style_consistency
@@ -238,3 +239,18 @@ def test_a_flow_backend_plugs_into_the_flow_metrics(run, tmp_path):
     assert seen[0] == (48, 64, 3)  # native-size RGB frames
     assert "photometric_consistency" in json.loads(
         (tmp_path / runner.EVALUATIONS_DIR / K01 / "evaluation.json").read_text())
+
+
+def test_each_missing_checkpoint_makes_only_its_metric_unavailable(run, tmp_path):
+    tree, _, ckpt, _ = run
+    only_vgg = tmp_path / "ckpt"
+    (only_vgg / style_consistency.VGG19.name).mkdir(parents=True)
+    (only_vgg / style_consistency.VGG19.name / style_consistency.VGG19.filename).write_bytes(
+        (ckpt / style_consistency.VGG19.name / style_consistency.VGG19.filename).read_bytes())
+    prepared = families.prepare(_config(tree, tmp_path / "o", only_vgg),
+                                families.select(None))
+    assert [f.metric_ids for f in prepared.families] == [("style_consistency.gram_matrix",)]
+    why = {m: r for m, (r, _) in prepared.unavailable.items()}
+    assert "RN50.pt" in why["subjective_quality.clip_iqa+"]
+    assert "clip-vit-large-patch14" in why["subjective_quality.clip_aesthetic"]
+    assert "clip-vit-base-patch16" in why["content_alignment.clip_score"]

@@ -54,11 +54,13 @@ def _backends():
 
 
 class SubjectiveQuality(family.Family):
-    name = "subjective_quality"
+    """One or both of the aspect's metrics (the runner builds one per metric)."""
 
     def __init__(self, models, backends, refs, metric_ids):
-        super().__init__(backends[0], tuple(r for rs in refs.values() for r in rs))
+        super().__init__(backends[METRIC_IDS.index(metric_ids[0])],
+                         tuple(r for rs in refs.values() for r in rs))
         self.metric_ids = tuple(metric_ids)
+        self.name = "subjective_quality:" + "+".join(m.split(".")[1] for m in metric_ids)
         self._models, self._backends, self._refs = models, dict(zip(METRIC_IDS, backends)), refs
 
     def backend_for(self, metric_id):
@@ -89,7 +91,6 @@ def build(config, metric_ids) -> family.Family:
     from metrics import device as device_lib
     from metrics.clip import aesthetic
     from metrics.clip import clipiqa
-    from metrics.clip import vision
     device = device_lib.resolve_device(config.common.device)
     models, refs = {}, {}
     if IQA in metric_ids:
