@@ -254,3 +254,18 @@ def test_each_missing_checkpoint_makes_only_its_metric_unavailable(run, tmp_path
     assert "RN50.pt" in why["subjective_quality.clip_iqa+"]
     assert "clip-vit-large-patch14" in why["subjective_quality.clip_aesthetic"]
     assert "clip-vit-base-patch16" in why["content_alignment.clip_score"]
+
+
+def test_binary_stages_a_clip_and_says_it_is_not_a_result(run, tmp_path):
+    tree = run[0]
+    done = subprocess.run(
+        ["benchmarks/worldscore/run", f"--data_root={tree['data_root']}",
+         f"--stage_dynamic_source={tree['generated_root'] / BALL / 'frames'}",
+         "--stage_target_frames=3", f"--output_dir={tmp_path}", "--metrics=optical_flow"],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    card = json.loads((tmp_path / "scorecard.json").read_text())
+    assert card["coverage"]["evaluated"] == 1
+    assert any("NOT a benchmark result" in b["detail"] for b in card["verification"]["blocking"])
+    staged = tmp_path / "staged" / "worldscore_output" / BALL
+    assert json.loads((staged / "image_data.json").read_text())["total_frames"] == 3
