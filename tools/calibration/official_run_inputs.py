@@ -10,7 +10,7 @@ bert-base-uncased/, grounding_dino_arch.json), sam_v1 (sam_tiny.pth, sam_v1_inpu
 imagereward (imagereward/, imagereward_prompts.json), sam3 (sam3/, sam3_official.pt,
 sam3_bpe.txt.gz, sam3_prompts.json), frames (frames.npy: tools.calibration.frames), and
 the VMBench and camera checks' own inputs: sam2, cotracker3 (a ~100 MB full-size
-checkpoint), videomae, qalign, mapanything, sea_raft, ois (see each *_parity.write_inputs).
+checkpoint), videomae, qalign, mapanything, sea_raft, ois, gram, clip_score (see each *_parity.write_inputs).
 """
 
 import pathlib
@@ -19,11 +19,13 @@ from absl import app
 from absl import flags
 import numpy as np
 
+from tools.calibration import clip_score_parity
 from tools.calibration import clipiqa_parity
 from tools.calibration import cotracker3_parity
 from tools.calibration import depth_anything_parity
 from tools.calibration import dinov2_parity
 from tools.calibration import frames as frames_lib
+from tools.calibration import gram_parity
 from tools.calibration import grounding_dino_parity
 from tools.calibration import imagereward_parity
 from tools.calibration import mapanything_parity
@@ -58,6 +60,8 @@ WRITERS = {
     "mapanything": mapanything_parity.write_inputs,
     "sea_raft": sea_raft_parity.write_inputs,
     "ois": ois_parity.write_inputs,
+    "gram": gram_parity.write_inputs,
+    "clip_score": clip_score_parity.write_inputs,
 }
 
 _OUTPUT_DIR = flags.DEFINE_string("output_dir", None, "Folder to write into (absolute).")

@@ -13,10 +13,12 @@ from absl import app
 from absl import flags
 
 from tools.calibration import clip_parity
+from tools.calibration import clip_score_parity
 from tools.calibration import clipiqa_parity
 from tools.calibration import cotracker3_parity
 from tools.calibration import depth_anything_parity
 from tools.calibration import dinov2_parity
+from tools.calibration import gram_parity
 from tools.calibration import grounding_dino_parity
 from tools.calibration import imagereward_parity
 from tools.calibration import lpips_parity
@@ -39,7 +41,8 @@ RUNS = (lpips_parity.run, clip_parity.run_aesthetic, clip_parity.run_b32, raft_p
         depth_anything_parity.run, clipiqa_parity.run, dinov2_parity.run,
         grounding_dino_parity.run, sam_v1_parity.run, sam2_parity.run, videomae_parity.run,
         cotracker3_parity.run, imagereward_parity.run, sam3_parity.run, qalign_parity.run,
-        mapanything_parity.run, sea_raft_parity.run, ois_parity.run)
+        mapanything_parity.run, sea_raft_parity.run, ois_parity.run, gram_parity.run,
+        clip_score_parity.run)
 
 
 def all_rows():

@@ -1,0 +1,62 @@
+"""content_alignment.clip_score: torchmetrics CLIPScore on CLIP ViT-B/16 (spec §4.3;
+metrics/torchmetrics/clip_score_metrics.py, the class evaluator.py ends up importing).
+
+Per scene i = 0..num_scenes (a prompt-type metric): the anchor frame
+anchor_frame_idx[i] as a PIL RGB image, `transforms.Resize((512, 512))` and ToTensor,
+then `(img * 255).to(torch.uint8)` exactly as the official code converts it (float32
+x / 255 * 255 then truncation, so a value can drop by one level), scored against the
+RAW prompt_list[i] (no style, no camera text); the instance score is the mean over the
+scenes. Skipped for intra layouts (the runner leaves it out of evaluation.json, as the
+official evaluator does, via instance_eval).
+"""
+
+from benchmarks.common import calibration
+from benchmarks.common import checkpoint_refs
+from benchmarks.common import family
+from benchmarks.worldscore import instance_eval
+from benchmarks.worldscore import metric_specs
+from benchmarks.worldscore import prompts
+from proto import scorecard_pb2
+
+METRIC_IDS = (metric_specs.metric_id("content_alignment", "clip_score"),)
+SQUASH = (512, 512)
+BACKEND = "torchmetrics-clipscore-vit-b16"
+
+
+def official_uint8(image):
+    """BaseMetric._process_image then `(imgs * 255).to(torch.uint8)`: (3, 512, 512)."""
+    from torchvision import transforms  # pylint: disable=import-outside-toplevel
+    tensor = transforms.Compose([transforms.Resize(SQUASH), transforms.ToTensor()])(image)
+    import torch  # pylint: disable=import-outside-toplevel
+    return (tensor * 255).to(torch.uint8)
+
+
+def _backend() -> scorecard_pb2.Backend:
+    return scorecard_pb2.Backend(
+        name=BACKEND, official=True, checkpoint_id="openai/clip-vit-base-patch16",
+        implementation="metrics/clip/clip_score.py",
+        note="torchmetrics CLIPScore's update/compute on transformers' CLIPModel and "
+        "CLIPProcessor (the installed transformers; WorldScore pins no version)",
+        parity=calibration.parity(BACKEND, otherwise=(
+            "against CLIPModel.forward's logits on a tiny random CLIP through the real "
+            "loader")))
+
+
+def build(config, metric_ids) -> family.Family:
+    del metric_ids
+    # pylint: disable=import-outside-toplevel  (torch)
+    from metrics import device as device_lib
+    from metrics.clip import clip_score
+    found, ref = checkpoint_refs.resolve(clip_score.CLIP_VIT_B16, config.common, METRIC_IDS[0])
+    model = clip_score.load_clip_score(found.path, device_lib.resolve_device(
+        config.common.device))
+
+    def compute(ctx) -> family.FamilyResult:
+        if instance_eval.skipped(ctx.movement, ctx.image_data.get("camera_path") or []):
+            return family.FamilyResult({})  # intra layout: the sample row says why
+        scenes = prompts.scene_inputs(ctx.image_data, "clip_score")
+        scores = [clip_score.clip_score(model, official_uint8(ctx.image(s["frame"])), s["text"])
+                  for s in scenes]
+        return family.FamilyResult({METRIC_IDS[0]: sum(scores) / len(scores)})
+
+    return family.FunctionFamily("content_alignment", METRIC_IDS, compute, _backend(), (ref,))

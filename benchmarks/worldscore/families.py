@@ -1,0 +1,89 @@
+"""Which WorldScore metrics this version computes, with which family, and why not the rest.
+
+A builder takes the run's config and returns a Family (or raises
+resolver.CheckpointUnavailable, whose message carries the fetch command). The flow
+metrics take a `flow(frame_a, frame_b) -> (H, W, 2)` callable (flow_metrics.py); with no
+flow backend configured they are unavailable, naming SEA-RAFT. The metrics of WorldScore
+part 2 and those whose models are not in this version are unavailable with the reason.
+"""
+
+from typing import Dict, List
+
+from benchmarks.common import family as family_lib
+from benchmarks.common.errors import InputError
+from benchmarks.worldscore import aspects
+from benchmarks.worldscore import metric_specs
+from metrics.checkpoints import resolver
+
+_ID = metric_specs.metric_id
+_SEA_RAFT = ("needs SEA-RAFT optical flow (spring-M, Tartan-C-T-TSKH-spring540x960-M.pth, "
+             "spec §4.5); no flow backend in this version (metrics/flow/sea_raft is being "
+             "written): the family takes flow(frame_a, frame_b) -> (H, W, 2) once it exists")
+PART_2 = "WorldScore part 2 (not in this version): "
+NOT_IN_THIS_VERSION: Dict[str, str] = {
+    _ID("camera_control", "camera_error"): PART_2 + "DROID-SLAM camera tracking (spec §4.1)",
+    _ID("3d_consistency", "reprojection_error"): PART_2 + "DROID-SLAM reprojection error "
+    "(spec §4.4)",
+    _ID("motion_smoothness", "motion_smoothness"): PART_2 + "VFIMamba frame interpolation "
+    "(spec §4.10)",
+    _ID("object_control", "object_detection"): "GroundingDINO Swin-T OGC with spaCy "
+    "en_core_web_sm phrase matching (spec §4.2) is not in this version",
+    _ID("motion_accuracy", "motion_accuracy"): "needs SAM 2.1 Hiera-B+ video masks (not in "
+    "this version) and " + _SEA_RAFT,
+    _ID("photometric_consistency", "optical_flow_aepe"): _SEA_RAFT,
+    _ID("motion_magnitude", "optical_flow"): _SEA_RAFT,
+}
+FLOW_METRICS = (_ID("photometric_consistency", "optical_flow_aepe"),
+                _ID("motion_magnitude", "optical_flow"))
+PER_INSTANCE_IDS = tuple(_ID(m.aspect, m.name) for a in aspects.ASPECTS for m in a.metrics)
+_SHORT = {m.name: _ID(m.aspect, m.name) for a in aspects.ASPECTS for m in a.metrics}
+
+
+def select(requested) -> List[str]:
+    """--metrics: metric names (gram_matrix), aspects (subjective_quality) or ids
+    (style_consistency.gram_matrix); all when none. InputError for unknown ones."""
+    if not requested:
+        return list(PER_INSTANCE_IDS)
+    chosen = set()
+    for name in requested:
+        if name in aspects.BY_NAME:
+            chosen.update(_ID(name, m.name) for m in aspects.BY_NAME[name].metrics)
+        elif name in _SHORT or name in PER_INSTANCE_IDS:
+            chosen.add(_SHORT.get(name, name))
+        else:
+            raise InputError("--metrics", "WorldScore metrics (" + ", ".join(_SHORT)
+                             + "), aspects (" + ", ".join(aspects.BY_NAME) + ") or ids",
+                             repr(name))
+    return [m for m in PER_INSTANCE_IDS if m in chosen]
+
+
+def _builders():
+    # pylint: disable=import-outside-toplevel  (torch only when a model family is built)
+    from benchmarks.worldscore import content_alignment
+    from benchmarks.worldscore import style_consistency
+    from benchmarks.worldscore import subjective_quality
+    return ((style_consistency.METRIC_IDS, style_consistency.build),
+            (subjective_quality.METRIC_IDS, subjective_quality.build),
+            (content_alignment.METRIC_IDS, content_alignment.build))
+
+
+def prepare(config, metric_ids) -> family_lib.Prepared:
+    """The families of the selected metrics and why each other selected one is not."""
+    families, unavailable = [], {}
+    for ids, build in _builders():
+        for m in [m for m in ids if m in metric_ids]:  # one family per metric: each
+            try:                                       # metric's own checkpoints and reason
+                families.append(build(config, [m]))
+            except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
+                unavailable[m] = (str(e), None)
+    if config.flow is not None:
+        from benchmarks.worldscore import flow_metrics  # pylint: disable=import-outside-toplevel
+        wanted = [m for m in FLOW_METRICS if m in metric_ids]
+        if wanted:
+            families.append(flow_metrics.build(config, wanted))
+    built = {m for f in families for m in f.metric_ids}
+    for m in metric_ids:
+        if m not in built and m not in unavailable:
+            unavailable[m] = (NOT_IN_THIS_VERSION.get(m, "no family computes it"), None)
+    return family_lib.Prepared(families, unavailable)
+

@@ -1,0 +1,61 @@
+"""The flow metrics' arithmetic against numpy transcriptions and known answers."""
+
+import numpy as np
+import pytest
+
+from benchmarks.worldscore import flow_metrics
+
+
+def test_consistent_translation_has_zero_epe():
+    f12 = np.full((40, 50, 2), 1.0)
+    f12[..., 1] = -2.0
+    assert flow_metrics.forward_backward_epe(f12, -f12) == 0.0
+
+
+def test_inconsistent_backward_flow_gives_its_residual():
+    f12 = np.zeros((40, 50, 2))
+    f21 = np.zeros((40, 50, 2))
+    f21[..., 0] = 3.0
+    f21[..., 1] = 4.0
+    assert flow_metrics.forward_backward_epe(f12, f21) == pytest.approx(5.0)
+
+
+def test_warp_reads_backward_flow_at_rounded_clipped_target():
+    # Forward 0.6 px right: q rounds to the next column; the backward flow there is
+    # -0.6 except in the last crop column (clipped reads stay inside the crop).
+    h, w = 34, 36  # crop 30 -> 4 x 6
+    f12 = np.zeros((h, w, 2))
+    f12[..., 0] = 0.6
+    f21 = np.zeros((h, w, 2))
+    f21[..., 0] = -0.6
+    f21[15:19, 15 + 5, 0] = 7.0  # crop column 5
+    cw = 6
+    xs = np.arange(cw)
+    rounded = np.clip(np.round(xs + 0.6).astype(int), 0, cw - 1)
+    back = np.where(rounded == 5, 7.0, -0.6)
+    expected = np.mean(np.abs(xs + 0.6 + back - xs))  # same for every row
+    assert flow_metrics.forward_backward_epe(f12, f21) == pytest.approx(expected)
+
+
+def test_lower_median_as_torch_median():
+    assert flow_metrics.lower_median(np.array([1.0, 2.0, 3.0, 4.0])) == 2.0
+    assert flow_metrics.lower_median(np.array([5.0, 1.0, 3.0])) == 3.0
+
+
+def test_scores_average_over_consecutive_pairs():
+    frames = [np.zeros((40, 40, 3), np.uint8) + i for i in range(3)]
+    calls = []
+
+    def flow(a, b):
+        calls.append((int(a[0, 0, 0]), int(b[0, 0, 0])))
+        out, d = np.zeros((40, 40, 2)), float(b[0, 0, 0]) - float(a[0, 0, 0])
+        out[..., 0], out[..., 1] = 3.0 * d, 4.0 * d
+        return out
+
+    assert flow_metrics.magnitude_score(frames, flow) == pytest.approx(5.0)
+    assert calls == [(0, 1), (1, 2)]
+    calls.clear()
+    assert flow_metrics.aepe_score(frames, flow) == 0.0
+    assert calls == [(0, 1), (1, 0), (1, 2), (2, 1)]
+    with pytest.raises(ValueError, match="at least 2 frames"):
+        flow_metrics.aepe_score(frames[:1], flow)

@@ -1,0 +1,33 @@
+"""WorldScore's runtime profile against the code: the metric ids, what the runner
+computes, and the checkpoints its loaders resolve."""
+
+from benchmarks.common import runtime_profiles
+from benchmarks.worldscore import aspects
+from benchmarks.worldscore import families
+from benchmarks.worldscore import style_consistency
+from metrics.clip import aesthetic
+from metrics.clip import clip_score
+from metrics.clip import clipiqa
+
+COMPUTED = {"clip_score": (clip_score.CLIP_VIT_B16,),
+            "gram_matrix": (style_consistency.VGG19,),
+            "clip_iqa+": (clipiqa.CLIP_RN50, clipiqa.CLIPIQA_PLUS_PROMPTS),
+            "clip_aesthetic": (aesthetic.CLIP_VIT_L14, aesthetic.AESTHETIC_HEAD)}
+
+
+def test_profile_metrics_are_the_table_and_only_the_computed_are_not_pending():
+    profile = runtime_profiles.load_profile("worldscore")
+    assert [m.metric_id for m in profile.metrics] == [m.name for a in aspects.ASPECTS
+                                                      for m in a.metrics]
+    assert {m.metric_id for m in profile.metrics if not m.pending} == set(COMPUTED)
+    not_built = {k.split(".", 1)[1] for k in families.NOT_IN_THIS_VERSION}
+    assert not_built == {m.metric_id for m in profile.metrics if m.pending}
+
+
+def test_profile_checkpoints_are_the_loaders_pins():
+    by_id = {m.metric_id: m for m in runtime_profiles.load_profile("worldscore").metrics}
+    for metric_id, specs in COMPUTED.items():
+        got = [(c.name, c.id, c.url, c.file, c.sha256, c.snapshot, c.fetch_command, c.license)
+               for c in by_id[metric_id].checkpoints]
+        assert got == [(s.name, s.hf_repo, s.url, s.filename, s.sha256, s.snapshot,
+                        s.fetch_command(), s.license) for s in specs], metric_id

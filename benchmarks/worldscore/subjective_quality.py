@@ -1,0 +1,107 @@
+"""subjective_quality: clip_iqa+ and clip_aesthetic on the anchor frames (spec §4.7).
+
+Images as BaseMetric._process_image prepares them: each anchor frame (anchor_frame_idx,
+frame 0 included) as a PIL RGB image, `transforms.Resize((512, 512))` (squashed,
+bilinear) and ToTensor; each scored alone (`metric(img.unsqueeze(0)).item()`), the
+instance score the mean over the frames.
+
+* clip_iqa+: pyiqa `create_metric("clipiqa+")` = metrics.clip.clipiqa (CLIP RN50 at the
+  image's own size, the learned prompts) on the 512x512 uint8 image: the same model and
+  arithmetic pyiqa runs (as read at pyiqa 0.1.16; WorldScore pins no pyiqa version).
+* clip_aesthetic: pyiqa `laion_aes` runs OpenAI CLIP ViT-L/14 (`clip.load`: float16 on
+  CUDA) on `clip_preprocess_tensor` of the tensor (torchvision bicubic antialiased
+  tensor resize to 224 + centre crop). The backend here, metrics.clip.aesthetic, is the
+  same weights and head but open_clip's PIL transform in float32: a named backend,
+  NOT official (its numbers can differ in the decimals).
+"""
+
+from benchmarks.common import calibration
+from benchmarks.common import checkpoint_refs
+from benchmarks.common import family
+from benchmarks.worldscore import metric_specs
+from benchmarks.worldscore import prompts
+from proto import scorecard_pb2
+
+IQA = metric_specs.metric_id("subjective_quality", "clip_iqa+")
+AES = metric_specs.metric_id("subjective_quality", "clip_aesthetic")
+METRIC_IDS = (IQA, AES)
+SQUASH = (512, 512)
+_TINY = "tiny random models of the official architectures through the real loaders"
+AES_BACKEND = "laion-aesthetic-l14-openclip-transform"
+
+
+def squashed_bgr(ctx, index: int):
+    """Frame `index` after Resize((512, 512)) on the PIL image, as BGR uint8."""
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    from torchvision import transforms  # pylint: disable=import-outside-toplevel
+    rgb = np.asarray(transforms.Resize(SQUASH)(ctx.image(index)))
+    return np.ascontiguousarray(rgb[..., ::-1])
+
+
+def _backends():
+    iqa = scorecard_pb2.Backend(
+        name="clipiqa+-rn50", official=True, checkpoint_id="openai RN50 + CLIP-IQA+ prompts",
+        implementation="metrics/clip/clipiqa.py", note="pyiqa clipiqa+ re-implemented",
+        parity=calibration.parity("clipiqa+-rn50", otherwise=_TINY))
+    aes = scorecard_pb2.Backend(
+        name=AES_BACKEND, official=False, checkpoint_id="openai/clip-vit-large-patch14 + "
+        "sac+logos+ava1-l14-linearMSE.pth", implementation="metrics/clip/aesthetic.py",
+        note="the LAION head on CLIP ViT-L/14 (QuickGELU) with open_clip's PIL transform in "
+        "float32; pyiqa laion_aes preprocesses the tensor (clip_preprocess_tensor) and runs "
+        "OpenAI CLIP in float16 on CUDA: NOT the official numbers",
+        parity=calibration.parity(AES_BACKEND, otherwise=_TINY))
+    return iqa, aes
+
+
+class SubjectiveQuality(family.Family):
+    """One or both of the aspect's metrics (the runner builds one per metric)."""
+
+    def __init__(self, models, backends, refs, metric_ids):
+        super().__init__(backends[METRIC_IDS.index(metric_ids[0])],
+                         tuple(r for rs in refs.values() for r in rs))
+        self.metric_ids = tuple(metric_ids)
+        self.name = "subjective_quality:" + "+".join(m.split(".")[1] for m in metric_ids)
+        self._models, self._backends, self._refs = models, dict(zip(METRIC_IDS, backends)), refs
+
+    def backend_for(self, metric_id):
+        return self._backends[metric_id]
+
+    def checkpoints_for(self, metric_id):
+        return tuple(self._refs.get(metric_id, ()))
+
+    def compute(self, ctx) -> family.FamilyResult:
+        # pylint: disable=import-outside-toplevel  (torch)
+        from metrics.clip import aesthetic
+        from metrics.clip import clipiqa
+        anchors = prompts.anchor_frames("clip_iqa+", ctx.image_data["anchor_frame_idx"])
+        images = [squashed_bgr(ctx, i) for i in anchors]
+        columns = {}
+        if IQA in self._models:
+            scores = [clipiqa.frame_scores([im], self._models[IQA])[0] for im in images]
+            columns[IQA] = sum(scores) / len(scores)
+        if AES in self._models:
+            model, device = self._models[AES]
+            scores = [aesthetic.frame_scores([im], model, device)[0] for im in images]
+            columns[AES] = sum(scores) / len(scores)
+        return family.FamilyResult(columns)
+
+
+def build(config, metric_ids) -> family.Family:
+    # pylint: disable=import-outside-toplevel  (torch)
+    from metrics import device as device_lib
+    from metrics.clip import aesthetic
+    from metrics.clip import clipiqa
+    device = device_lib.resolve_device(config.common.device)
+    models, refs = {}, {}
+    if IQA in metric_ids:
+        rn50, rn50_ref = checkpoint_refs.resolve(clipiqa.CLIP_RN50, config.common, IQA)
+        ctx, ctx_ref = checkpoint_refs.resolve(clipiqa.CLIPIQA_PLUS_PROMPTS, config.common, IQA)
+        models[IQA] = clipiqa.load_clipiqa(rn50.path, ctx.path, device)
+        refs[IQA] = (rn50_ref, ctx_ref)
+    if AES in metric_ids:
+        tower, tower_ref = checkpoint_refs.resolve(aesthetic.CLIP_VIT_L14, config.common, AES)
+        head, head_ref = checkpoint_refs.resolve(aesthetic.AESTHETIC_HEAD, config.common, AES)
+        models[AES] = (aesthetic.load_aesthetic(tower.path, head.path, device,
+                                                "quick_gelu"), device)
+        refs[AES] = (tower_ref, head_ref)
+    return SubjectiveQuality(models, _backends(), refs, metric_ids)
