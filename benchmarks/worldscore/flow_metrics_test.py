@@ -1,15 +1,18 @@
-"""The flow metrics' arithmetic against numpy transcriptions and known answers."""
+"""The flow metrics' arithmetic (metrics/flow, as WorldScore's families call it) against
+numpy transcriptions and known answers."""
 
 import numpy as np
 import pytest
 
 from benchmarks.worldscore import flow_metrics
+from metrics.flow import consistency
+from metrics.flow import motion_stats
 
 
 def test_consistent_translation_has_zero_epe():
     f12 = np.full((40, 50, 2), 1.0)
     f12[..., 1] = -2.0
-    assert flow_metrics.forward_backward_epe(f12, -f12) == 0.0
+    assert consistency.forward_backward_epe(f12, -f12, crop=flow_metrics.CROP) == 0.0
 
 
 def test_inconsistent_backward_flow_gives_its_residual():
@@ -17,7 +20,7 @@ def test_inconsistent_backward_flow_gives_its_residual():
     f21 = np.zeros((40, 50, 2))
     f21[..., 0] = 3.0
     f21[..., 1] = 4.0
-    assert flow_metrics.forward_backward_epe(f12, f21) == pytest.approx(5.0)
+    assert consistency.forward_backward_epe(f12, f21, crop=flow_metrics.CROP) == pytest.approx(5.0)
 
 
 def test_warp_reads_backward_flow_at_rounded_clipped_target():
@@ -34,12 +37,12 @@ def test_warp_reads_backward_flow_at_rounded_clipped_target():
     rounded = np.clip(np.round(xs + 0.6).astype(int), 0, cw - 1)
     back = np.where(rounded == 5, 7.0, -0.6)
     expected = np.mean(np.abs(xs + 0.6 + back - xs))  # same for every row
-    assert flow_metrics.forward_backward_epe(f12, f21) == pytest.approx(expected)
+    assert consistency.forward_backward_epe(f12, f21, crop=flow_metrics.CROP) == pytest.approx(expected)
 
 
 def test_lower_median_as_torch_median():
-    assert flow_metrics.lower_median(np.array([1.0, 2.0, 3.0, 4.0])) == 2.0
-    assert flow_metrics.lower_median(np.array([5.0, 1.0, 3.0])) == 3.0
+    assert motion_stats.lower_median(np.array([1.0, 2.0, 3.0, 4.0])) == 2.0
+    assert motion_stats.lower_median(np.array([5.0, 1.0, 3.0])) == 3.0
 
 
 def test_scores_average_over_consecutive_pairs():
@@ -57,5 +60,5 @@ def test_scores_average_over_consecutive_pairs():
     calls.clear()
     assert flow_metrics.aepe_score(frames, flow) == 0.0
     assert calls == [(0, 1), (1, 0), (1, 2), (2, 1)]
-    with pytest.raises(ValueError, match="at least 2 frames"):
+    with pytest.raises(ValueError):
         flow_metrics.aepe_score(frames[:1], flow)
