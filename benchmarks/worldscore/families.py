@@ -2,8 +2,8 @@
 
 A builder takes the run's config and returns a Family (or raises
 resolver.CheckpointUnavailable, whose message carries the fetch command). The flow
-metrics take a `flow(frame_a, frame_b) -> (H, W, 2)` callable (flow_metrics.py); with no
-flow backend configured they are unavailable, naming SEA-RAFT. The metrics of WorldScore
+metrics take a `flow(frame_a, frame_b) -> (H, W, 2)` callable (flow_metrics.py): SEA-RAFT
+from its checkpoint unless the config gives another. The metrics of WorldScore
 part 2 and those whose models are not in this version are unavailable with the reason.
 """
 
@@ -16,9 +16,7 @@ from benchmarks.worldscore import metric_specs
 from metrics.checkpoints import resolver
 
 _ID = metric_specs.metric_id
-_SEA_RAFT = ("needs SEA-RAFT optical flow (spring-M, Tartan-C-T-TSKH-spring540x960-M.pth, "
-             "spec §4.5); no flow backend in this version (metrics/flow/sea_raft is being "
-             "written): the family takes flow(frame_a, frame_b) -> (H, W, 2) once it exists")
+_SEA_RAFT = "SEA-RAFT optical flow (spring-M, spec §4.5; metrics/flow/sea_raft)"
 PART_2 = "WorldScore part 2 (not in this version): "
 NOT_IN_THIS_VERSION: Dict[str, str] = {
     _ID("camera_control", "camera_error"): PART_2 + "DROID-SLAM camera tracking (spec §4.1)",
@@ -29,9 +27,7 @@ NOT_IN_THIS_VERSION: Dict[str, str] = {
     _ID("object_control", "object_detection"): "GroundingDINO Swin-T OGC with spaCy "
     "en_core_web_sm phrase matching (spec §4.2) is not in this version",
     _ID("motion_accuracy", "motion_accuracy"): "needs SAM 2.1 Hiera-B+ video masks (not in "
-    "this version) and " + _SEA_RAFT,
-    _ID("photometric_consistency", "optical_flow_aepe"): _SEA_RAFT,
-    _ID("motion_magnitude", "optical_flow"): _SEA_RAFT,
+    "this version) besides " + _SEA_RAFT,
 }
 FLOW_METRICS = (_ID("photometric_consistency", "optical_flow_aepe"),
                 _ID("motion_magnitude", "optical_flow"))
@@ -76,11 +72,13 @@ def prepare(config, metric_ids) -> family_lib.Prepared:
                 families.append(build(config, [m]))
             except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
                 unavailable[m] = (str(e), None)
-    if config.flow is not None:
+    wanted = [m for m in FLOW_METRICS if m in metric_ids]
+    if wanted:
         from benchmarks.worldscore import flow_metrics  # pylint: disable=import-outside-toplevel
-        wanted = [m for m in FLOW_METRICS if m in metric_ids]
-        if wanted:
+        try:
             families.append(flow_metrics.build(config, wanted))
+        except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
+            unavailable.update({m: (str(e), None) for m in wanted})
     built = {m for f in families for m in f.metric_ids}
     for m in metric_ids:
         if m not in built and m not in unavailable:

@@ -62,3 +62,32 @@ def test_scores_average_over_consecutive_pairs():
     assert calls == [(0, 1), (1, 0), (1, 2), (2, 1)]
     with pytest.raises(ValueError):
         flow_metrics.aepe_score(frames[:1], flow)
+
+
+def _settings(ckpt):
+    import types  # pylint: disable=import-outside-toplevel
+    from benchmarks.common.flags import CommonConfig  # pylint: disable=import-outside-toplevel
+    from metrics.flow.sea_raft import config as sea_config  # pylint: disable=import-outside-toplevel
+    return types.SimpleNamespace(
+        common=CommonConfig(device="cpu", checkpoint_dir=str(ckpt), offline=True),
+        architectures={"sea_raft": sea_config.tiny()})
+
+
+def test_sea_raft_loads_from_the_hub_snapshot_layout(tmp_path):
+    from metrics.checkpoints import resolver  # pylint: disable=import-outside-toplevel
+    from metrics.flow.sea_raft import config as sea_config  # pylint: disable=import-outside-toplevel
+    from metrics.flow.sea_raft import tiny_checkpoint  # pylint: disable=import-outside-toplevel
+    snapshot = tmp_path / flow_metrics.SEA_RAFT_SPRING_M.name
+    snapshot.mkdir()
+    (snapshot / "config.json").write_text("{}")
+    with pytest.raises(resolver.CheckpointUnavailable, match="model.safetensors"):
+        flow_metrics.load_sea_raft_flow(_settings(tmp_path), flow_metrics.AEPE)
+    tiny = sea_config.tiny()
+    tiny_checkpoint.save(tiny_checkpoint.seeded_state_dict(tiny), snapshot / "model.safetensors",
+                         tiny)
+    flow, ref = flow_metrics.load_sea_raft_flow(_settings(tmp_path), flow_metrics.AEPE)
+    frames = np.random.default_rng(0).integers(0, 256, (2, 256, 320, 3), dtype=np.uint8)
+    out = flow(frames[0], frames[1])
+    assert out.shape == (256, 320, 2) and np.isfinite(out).all()
+    assert ref.path == str(snapshot) and ref.metric_id == flow_metrics.AEPE
+    assert flow_metrics.sea_raft_backend().parity.verified  # the sea-raft parity rows

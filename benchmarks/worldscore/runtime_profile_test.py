@@ -4,6 +4,7 @@ computes, and the checkpoints its loaders resolve."""
 from benchmarks.common import runtime_profiles
 from benchmarks.worldscore import aspects
 from benchmarks.worldscore import families
+from benchmarks.worldscore import flow_metrics
 from benchmarks.worldscore import style_consistency
 from metrics.clip import aesthetic
 from metrics.clip import clip_score
@@ -12,7 +13,9 @@ from metrics.clip import clipiqa
 COMPUTED = {"clip_score": (clip_score.CLIP_VIT_B16,),
             "gram_matrix": (style_consistency.VGG19,),
             "clip_iqa+": (clipiqa.CLIP_RN50, clipiqa.CLIPIQA_PLUS_PROMPTS),
-            "clip_aesthetic": (aesthetic.CLIP_VIT_L14, aesthetic.AESTHETIC_HEAD)}
+            "clip_aesthetic": (aesthetic.CLIP_VIT_L14, aesthetic.AESTHETIC_HEAD),
+            "optical_flow_aepe": (flow_metrics.SEA_RAFT_SPRING_M,),
+            "optical_flow": (flow_metrics.SEA_RAFT_SPRING_M,)}
 
 
 def test_profile_metrics_are_the_table_and_only_the_computed_are_not_pending():
