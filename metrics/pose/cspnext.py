@@ -1,7 +1,7 @@
 """CSPNeXt backbone and CSPNeXt-PAFPN neck (RTMDet / RTMPose), in torch, with the
 OpenMMLab module and parameter names so that their checkpoints load unchanged.
 
-Written from reading mmpose (vendored in AMAP-ML/VMBench@c278a73:
+Written from reading mmpose 1.3 (open-mmlab/mmpose:
 mmpose/mmpose/models/backbones/cspnext.py, models/utils/csp_layer.py,
 models/necks/cspnext_pafpn.py, models/backbones/csp_darknet.py SPPBottleneck) and mmcv's
 ConvModule / DepthwiseSeparableConvModule layout (conv -> bn -> act; `conv`, `bn`;

@@ -1,6 +1,6 @@
 """Detector-side image and box arithmetic of OpenMMLab's RTMDet test pipeline, weight-free.
 
-Read in mmdet 3.2.0 / mmcv 2.1 (the versions the VMBench README installs) and written
+Read in mmdet 3.2.0 / mmcv 2.1 (the versions a released pose metric installs) and written
 here: `Resize(scale=(640, 640), keep_ratio=True)` is mmcv.imrescale (scale factor
 min(long / max(h, w), short / min(h, w)), new size int(x * f + 0.5), cv2 INTER_LINEAR)
 with the recorded scale factor (new_w / w, new_h / h); `Pad(size=(640, 640), pad_val=114)`
@@ -8,7 +8,7 @@ pads bottom and right and makes img_shape the padded size; the head clamps decod
 to that img_shape, then divides them by the scale factor (`rescale=True`).
 
 `greedy_nms` is mmpose.evaluation.functional.nms (the +1 pixel areas, keep overlap <= thr),
-which object_integrity_score.py applies after the score filter.
+which a released object-integrity script applies after the score filter.
 """
 
 from typing import List, Tuple

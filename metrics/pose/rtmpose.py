@@ -1,7 +1,7 @@
 """RTMPose (CSPNeXt + RTMCC SimCC head) top-down keypoints, loading mmpose checkpoints
 unchanged.
 
-The head, read in mmpose (vendored in AMAP-ML/VMBench@c278a73:
+The head, read in mmpose 1.3 (open-mmlab/mmpose:
 models/heads/coord_cls_heads/rtmcc_head.py, models/utils/rtmcc_block.py, models/utils/
 transformer.py ScaleNorm): a 7x7 conv to K maps, flattened; ScaleNorm + linear to the
 hidden size; one gated attention unit (RTMCCBlock, self-attention, no relative bias, no

@@ -1,6 +1,6 @@
 """Top-down pose pipeline arithmetic of mmpose 1.x, weight-free (numpy / cv2).
 
-Read in mmpose (vendored in AMAP-ML/VMBench@c278a73) and written here:
+Read in mmpose 1.3 (open-mmlab/mmpose) and written here:
   - GetBBoxCenterScale(padding=1.25): center = (x1y1 + x2y2) / 2, scale = (x2y2 - x1y1) * 1.25;
   - TopdownAffine(input_size=(w, h), use_udp=False): the scale is widened or heightened to
     the input aspect w / h, the 2x3 matrix is get_warp_matrix (three point pairs: the
