@@ -6,6 +6,7 @@ import traceback
 from absl import app
 
 from benchmarks.common import errors
+from benchmarks.common import summary
 from metrics import cli_support
 from metrics.video import frames
 
@@ -28,3 +29,19 @@ def run(main) -> None:
             sys.exit(errors.EXIT_INTERNAL_ERROR)
 
     app.run(guarded, flags_parser=cli_support.parse_flags)
+
+
+def run_benchmark(argv, make_config, run_fn, noun: str = "samples") -> None:
+    """A runner binary's main: flags only, `run_fn(make_config())`, the summary table,
+    and exit 1 (naming them) when samples failed on a worldeval bug."""
+    if len(argv) > 1:
+        raise errors.InputError(" ".join(argv[1:]), "flags only (--name=value)",
+                                "extra arguments")
+    card = run_fn(make_config())
+    print(summary.format_summary(card))
+    failed = card.coverage.internal_error_sample_ids
+    if failed:
+        print(f"internal error: {len(failed)} {noun} failed on a worldeval bug (the "
+              f"traceback is in their error field in {card.output_files['per_sample_scores']}"
+              "): " + ", ".join(failed[:10]), file=sys.stderr)
+        sys.exit(errors.EXIT_INTERNAL_ERROR)

@@ -10,7 +10,6 @@ unavailable), 2 unusable input or configuration, 1 internal error.
 
 import dataclasses
 import os
-import sys
 
 from absl import flags
 
@@ -18,7 +17,6 @@ from benchmarks.common import app_main
 from benchmarks.common import errors
 from benchmarks.common import flags as common_flags
 from benchmarks.common import paths
-from benchmarks.common import summary
 from benchmarks.memobench import bundled_sample
 from benchmarks.memobench import runner
 from benchmarks.memobench.step1 import prepare as step1_prepare
@@ -206,17 +204,7 @@ def _config() -> runner.MemobenchConfig:
 
 
 def main(argv):
-    if len(argv) > 1:
-        raise errors.InputError(" ".join(argv[1:]), "flags only (--name=value)",
-                                         "extra arguments")
-    card = runner.run(_config())
-    print(summary.format_summary(card))
-    if card.coverage.internal_error_sample_ids:
-        print(f"internal error: {len(card.coverage.internal_error_sample_ids)} samples failed "
-              "on a worldeval bug (the traceback is in their error field in "
-              f"{card.output_files['per_sample_scores']}): "
-              + ", ".join(card.coverage.internal_error_sample_ids[:10]), file=sys.stderr)
-        sys.exit(errors.EXIT_INTERNAL_ERROR)
+    app_main.run_benchmark(argv, _config, runner.run, noun="samples")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ version (unavailable, with their checkpoints' fetch commands). Exit codes: 0 don
 
 import dataclasses
 import os
-import sys
 
 from absl import flags
 
@@ -21,7 +20,6 @@ from benchmarks.common import app_main
 from benchmarks.common import errors
 from benchmarks.common import flags as common_flags
 from benchmarks.common import paths
-from benchmarks.common import summary
 from benchmarks.vmbench import bundled_sample
 from benchmarks.vmbench import cas
 from benchmarks.vmbench import official_models
@@ -128,15 +126,7 @@ def _config() -> runner.VmbenchConfig:
 
 
 def main(argv):
-    if len(argv) > 1:
-        raise errors.InputError(" ".join(argv[1:]), "flags only (--name=value)", "extra arguments")
-    card = runner.run(_config())
-    print(summary.format_summary(card))
-    if card.coverage.internal_error_sample_ids:
-        print(f"internal error: {len(card.coverage.internal_error_sample_ids)} videos failed "
-              "on a worldeval bug (traceback in their error field in "
-              f"{card.output_files['per_sample_scores']})", file=sys.stderr)
-        sys.exit(errors.EXIT_INTERNAL_ERROR)
+    app_main.run_benchmark(argv, _config, runner.run, noun="videos")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ with their reasons. Exit codes: 0 done, 2 unusable input or configuration, 1 int
 
 import dataclasses
 import os
-import sys
 
 from absl import flags
 
@@ -25,7 +24,6 @@ from benchmarks.common import app_main
 from benchmarks.common import errors
 from benchmarks.common import flags as common_flags
 from benchmarks.common import paths
-from benchmarks.common import summary
 from benchmarks.worldscore import aspects
 from benchmarks.worldscore import bundled_sample
 from benchmarks.worldscore import runner
@@ -130,15 +128,7 @@ def _config() -> runner.WorldScoreConfig:
 
 
 def main(argv):
-    if len(argv) > 1:
-        raise errors.InputError(" ".join(argv[1:]), "flags only (--name=value)", "extra arguments")
-    card = runner.run(_config())
-    print(summary.format_summary(card))
-    if card.coverage.internal_error_sample_ids:
-        print(f"internal error: {len(card.coverage.internal_error_sample_ids)} instances "
-              "failed on a worldeval bug (traceback in their error field in "
-              f"{card.output_files['per_sample_scores']})", file=sys.stderr)
-        sys.exit(errors.EXIT_INTERNAL_ERROR)
+    app_main.run_benchmark(argv, _config, runner.run, noun="instances")
 
 
 if __name__ == "__main__":
