@@ -10,7 +10,8 @@ to the MLP head
 in eval mode, loaded from `sac+logos+ava1-l14-linearMSE.pth` after
 `{k.replace("layers.", ""): v}` (the released file keys its nn.Sequential as
 `layers.N.*`) with load_state_dict's default strict=True. The score of a frame is the
-head's output (~0-10).
+head's output (~0-10). `tensor_scores` is pyiqa's laion_aes path instead (tensor
+preprocessing, see there).
 
 Frames go `batch_size` at a time (equal to one call per frame up to float rounding).
 How a benchmark reduces a clip's frame scores (which frames, mean, rounding) is the
@@ -19,14 +20,16 @@ and metrics.clip.image_transform (preprocessing).
 """
 
 import dataclasses
-import pickle
 from typing import List, Sequence
 
 import numpy as np
 import torch
 from torch import nn
+from torch.nn import functional as F
 
 from metrics.checkpoints import resolver
+from metrics.checkpoints import state_dict
+from metrics.clip import image_transform
 from metrics.clip import vision
 from metrics.video import sampling
 
@@ -80,15 +83,23 @@ def load_head(head_path, device) -> nn.Sequential:
         ValueError: If the file is not a torch-saved state dict.
         RuntimeError: If the keys or shapes do not match the architecture.
     """
-    try:
-        state = torch.load(str(head_path), map_location="cpu", weights_only=True)
-    except (pickle.UnpicklingError, EOFError, RuntimeError) as e:
-        raise ValueError(f"{head_path}: not a readable torch file ({e})") from e
-    if not isinstance(state, dict):
-        raise ValueError(f"{head_path}: expected a state dict, found {type(state).__name__}")
-    state = {key.replace(_OFFICIAL_KEY_PREFIX, ""): value for key, value in state.items()}
+    state = {key.replace(_OFFICIAL_KEY_PREFIX, ""): value
+             for key, value in state_dict.read_state_dict(head_path).items()}
     head = build_head()
     head.load_state_dict(state, strict=True)
+    return head.to(device).eval()
+
+
+def load_linear_head(head_path, device, input_dim: int = HEAD_INPUT_DIM) -> nn.Linear:
+    """LAION-AI/aesthetic-predictor's v1 head: `nn.Linear(768, 1)` loaded strictly from
+    its state dict (`weight`, `bias`; e.g. sa_0_4_vit_l_14_linear.pth), in eval mode.
+
+    Raises:
+        ValueError: If the file is not a torch-saved state dict.
+        RuntimeError: If the keys or shapes do not match nn.Linear(input_dim, 1).
+    """
+    head = nn.Linear(input_dim, 1)
+    head.load_state_dict(state_dict.read_state_dict(head_path), strict=True)
     return head.to(device).eval()
 
 
@@ -123,12 +134,36 @@ def load_aesthetic(clip_dir, head_path, device,
     return AestheticModel(load_tower(clip_dir, device, activation), load_head(head_path, device))
 
 
+def load_aesthetic_linear(clip_dir, head_path, device,
+                          activation: str = vision.OFFICIAL_ACTIVATION) -> AestheticModel:
+    """The ViT-L/14 tower (see load_aesthetic) with the v1 linear head (load_linear_head)."""
+    return AestheticModel(load_tower(clip_dir, device, activation),
+                          load_linear_head(head_path, device))
+
+
 def frame_scores(frames_bgr: Sequence[np.ndarray], model: AestheticModel, device,
                  batch_size: int = vision.DEFAULT_BATCH_SIZE) -> List[float]:
     """The head's score of each frame (embeddings computed batch_size at a time)."""
     features = vision.image_embeddings(model.clip, frames_bgr, batch_size)
     with torch.no_grad():
         scores = model.head(features.to(device))
+    return [float(s) for s in scores[:, 0].cpu()]
+
+
+def tensor_scores(images: torch.Tensor, model: AestheticModel, device) -> List[float]:
+    """pyiqa `laion_aes` in eval mode (archs/laion_aes_arch.py, read at pyiqa 0.1.16) on
+    (N, 3, H, W) float images in [0, 1]: `clip_preprocess_tensor`, `encode_image`,
+    `.float()`, `F.normalize(p=2, dim=-1)`, the MLP head.
+
+    Precision: float32 on every device. pyiqa calls `clip_model.to(x)` on the float32
+    input, which casts the float16 model `clip.load` makes on CUDA back to float32 (its
+    values stay the float16-stored OpenAI weights, which the converted transformers
+    snapshot holds too).
+    """
+    pixels = image_transform.clip_preprocess_tensor(images, model.clip.image_size)
+    with torch.no_grad():
+        embeds = model.clip.model(pixel_values=pixels.float().to(model.clip.device)).image_embeds
+        scores = model.head(F.normalize(embeds.float(), p=2, dim=-1).to(device))
     return [float(s) for s in scores[:, 0].cpu()]
 
 

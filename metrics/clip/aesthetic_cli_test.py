@@ -1,13 +1,9 @@
-"""Tests for the //metrics/clip:aesthetic binary, run as subprocesses.
+"""Tests for the //metrics/clip:aesthetic binary: its main called in-process
+(binary_runner.run_in_process) and, for a failed download, run as a subprocess.
 
 A tiny random tower and a random head are laid out as --checkpoint_dir wants;
 expected scores come from metrics.clip.aesthetic on the same (lossless PNG) frames.
 """
-
-import json
-import os
-import pathlib
-import subprocess
 
 import cv2
 import numpy as np
@@ -16,36 +12,15 @@ import pytest
 from metrics.clip import aesthetic
 from metrics.clip import random_models
 from metrics.clip import reference_transform
+from metrics.testing import binary_runner
 
-_TIMEOUT_S = 300
 _HF_FETCH = "huggingface-cli download openai/clip-vit-large-patch14 --revision main --local-dir "
 _HEAD_FETCH = ("curl -L https://github.com/christophschuhmann/improved-aesthetic-predictor/raw/"
                "main/sac+logos+ava1-l14-linearMSE.pth")
 
 
-def _binary():
-    srcdir = os.environ.get("TEST_SRCDIR")
-    assert srcdir, "run with bazel test: the binary comes from the runfiles"
-    path = pathlib.Path(srcdir) / "worldeval" / "metrics" / "clip" / "aesthetic"
-    assert path.is_file(), f"missing binary {path}"
-    return path
-
-
-def _run(tmp_path, *args):
-    """Runs the binary offline, with every cache (HOME, HF_HOME, ...) inside tmp_path."""
-    env = dict(os.environ, HF_HUB_OFFLINE="1")
-    for name in ("HOME", "TORCH_HOME", "XDG_CACHE_HOME", "HF_HOME"):
-        env[name] = str(tmp_path / "env" / name)
-    return subprocess.run([str(_binary()), *args], capture_output=True, text=True,
-                          check=False, timeout=_TIMEOUT_S, env=env)
-
-
-def _run_json(tmp_path, *args):
-    done = _run(tmp_path, "--json", "--device=cpu", *args)
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert len(lines) == 1, done.stdout
-    return json.loads(lines[0])
+_BINARY = binary_runner.Binary("metrics/clip", "aesthetic", "metrics.clip.aesthetic_cli")
+_run, _run_json = _BINARY.run, _BINARY.run_json
 
 
 def _error_line(done):
@@ -157,8 +132,8 @@ def test_missing_head_offline_exits_2_with_fetch_command(tmp_path, checkpoint_di
 
 def test_failed_download_exits_2_with_fetch_command(tmp_path, clip_folder):
     folder, _ = clip_folder
-    line = _error_line(_run(tmp_path, f"--frames={folder}", "--device=cpu",
-                            f"--checkpoint_dir={tmp_path / 'none'}"))
+    line = _error_line(_BINARY.run_subprocess(tmp_path, f"--frames={folder}", "--device=cpu",
+                                              f"--checkpoint_dir={tmp_path / 'none'}"))
     assert "download failed" in line and _HF_FETCH + f"{tmp_path / 'none'}/" in line
 
 

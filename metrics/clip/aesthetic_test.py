@@ -155,5 +155,36 @@ def test_default_activation_is_gelu(checkpoints):
     assert model.clip.activation == vision.OFFICIAL_ACTIVATION == "gelu"
 
 
+def test_linear_head_v1_loads_weight_and_bias_strictly(tmp_path):
+    state = {"weight": torch.randn(1, 768), "bias": torch.randn(1)}
+    torch.save(state, tmp_path / "sa_0_4_vit_l_14_linear.pth")
+    head = aesthetic.load_linear_head(tmp_path / "sa_0_4_vit_l_14_linear.pth", "cpu")
+    assert isinstance(head, torch.nn.Linear) and not head.training
+    assert torch.equal(head.weight, state["weight"]) and torch.equal(head.bias, state["bias"])
+    features = torch.randn(3, 768)
+    want = features.double().numpy() @ state["weight"].double().numpy().T + float(state["bias"])
+    np.testing.assert_allclose(head(features).detach().numpy(), want, rtol=1e-5, atol=1e-5)
+    torch.save({"layers.0.weight": state["weight"], "layers.0.bias": state["bias"]},
+               tmp_path / "mlp.pth")
+    with pytest.raises(RuntimeError, match="Missing key|Unexpected key"):
+        aesthetic.load_linear_head(tmp_path / "mlp.pth", "cpu")
+
+
 if __name__ == "__main__":
     raise SystemExit(pytest.main([__file__, "-q"]))
+
+
+def test_tensor_scores_are_pyiqa_laion_aes_on_the_preprocessed_tensor(checkpoints, loaded):
+    tower, state, _ = checkpoints
+    images = torch.rand(2, 3, 40, 40, generator=torch.Generator().manual_seed(3))
+    pixels = torch.nn.functional.interpolate(images, size=(224, 224), mode="bicubic",
+                                             align_corners=False, antialias=True)
+    mean = torch.tensor((0.48145466, 0.4578275, 0.40821073))[:, None, None]
+    std = torch.tensor((0.26862954, 0.26130258, 0.27577711))[:, None, None]
+    with torch.no_grad():
+        features = tower(pixel_values=(pixels - mean) / std).image_embeds.double().numpy()
+    expected = random_models.head_numpy(
+        state, features / np.linalg.norm(features, axis=1, keepdims=True))
+    got = aesthetic.tensor_scores(images, loaded, "cpu")
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+    assert got[0] != got[1]

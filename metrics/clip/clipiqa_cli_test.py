@@ -1,4 +1,5 @@
-"""Tests for the //metrics/clip:image_quality binary, run as subprocesses.
+"""Tests for the //metrics/clip:image_quality binary: its main called in-process
+(binary_runner.run_in_process) and, for a missing clip, run as a subprocess.
 
 A tiny random CLIP ResNet (TorchScript, as OpenAI's RN50.pt) and learned prompts are
 laid out as --checkpoint_dir wants. The RN50 spec pins OpenAI's sha256, which random
@@ -15,7 +16,7 @@ from metrics.clip import clipiqa
 from metrics.clip import tiny_clipiqa
 from metrics.testing import binary_runner
 
-_BINARY = binary_runner.Binary("metrics/clip", "image_quality")
+_BINARY = binary_runner.Binary("metrics/clip", "image_quality", "metrics.clip.clipiqa_cli")
 _run, _run_json = _BINARY.run, _BINARY.run_json
 _RN50_FETCH = ("curl -L https://openaipublic.azureedge.net/clip/models/afeb0e10f9e5a86da6080e35c"
                "f09123aca3b358a0c3e3b6c78a7b63bc04b6762/RN50.pt")
@@ -125,8 +126,9 @@ def test_unusable_files_exit_2(tmp_path, checkpoints, clip_folder):
 
 def test_bad_input_exits_2(tmp_path, checkpoints):
     root, rn50 = checkpoints
-    done = _run(tmp_path, "--frames=/no/such/clip", f"--checkpoint_dir={root}", "--offline",
-                f"--clip_checkpoint={rn50}", "--allow_unverified_checkpoints")
+    done = _BINARY.run_subprocess(tmp_path, "--frames=/no/such/clip",
+                                  f"--checkpoint_dir={root}", "--offline",
+                                  f"--clip_checkpoint={rn50}", "--allow_unverified_checkpoints")
     assert done.returncode == 2 and "/no/such/clip" in done.stderr
 
 

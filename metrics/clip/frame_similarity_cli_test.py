@@ -1,4 +1,5 @@
-"""Tests for the //metrics/clip:frame_similarity binary, run as subprocesses.
+"""Tests for the //metrics/clip:frame_similarity binary: its main called in-process
+(binary_runner.run_in_process) and, for a missing required flag, run as a subprocess.
 
 A tiny random tower is laid out as --checkpoint_dir wants; expected values come
 from metrics.clip.frame_similarity on the same frames (lossless PNG; the video reference
@@ -6,9 +7,6 @@ is read back with metrics.video.frames, as the binary reads it).
 """
 
 import json
-import os
-import pathlib
-import subprocess
 
 import cv2
 import numpy as np
@@ -18,27 +16,15 @@ from metrics.clip import random_models
 from metrics.clip import reference_transform
 from metrics.clip import frame_similarity
 from metrics.clip import vision
+from metrics.testing import binary_runner
 from metrics.video import frames as frames_lib
 
-_TIMEOUT_S = 300
 _FETCH = "huggingface-cli download openai/clip-vit-base-patch32 --revision main --local-dir "
 
 
-def _binary():
-    srcdir = os.environ.get("TEST_SRCDIR")
-    assert srcdir, "run with bazel test: the binary comes from the runfiles"
-    path = pathlib.Path(srcdir) / "worldeval" / "metrics" / "clip" / "frame_similarity"
-    assert path.is_file(), f"missing binary {path}"
-    return path
-
-
-def _run(tmp_path, *args):
-    """Runs the binary offline, with every cache (HOME, HF_HOME, ...) inside tmp_path."""
-    env = dict(os.environ, HF_HUB_OFFLINE="1")
-    for name in ("HOME", "TORCH_HOME", "XDG_CACHE_HOME", "HF_HOME"):
-        env[name] = str(tmp_path / "env" / name)
-    return subprocess.run([str(_binary()), *args], capture_output=True, text=True,
-                          check=False, timeout=_TIMEOUT_S, env=env)
+_BINARY = binary_runner.Binary("metrics/clip", "frame_similarity",
+                               "metrics.clip.frame_similarity_cli")
+_run = _BINARY.run
 
 
 def _error_line(done):
@@ -177,7 +163,7 @@ def test_missing_reference_exits_2(tmp_path, data):
 
 
 def test_required_flag_exits_2(tmp_path):
-    done = _run(tmp_path, "--generated=a")
+    done = _BINARY.run_subprocess(tmp_path, "--generated=a")  # required under __main__
     assert done.returncode == 2
     assert "reference" in done.stderr.splitlines()[0]
 

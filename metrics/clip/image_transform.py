@@ -92,6 +92,24 @@ def open_clip_transform(image: Image.Image, size: int = DEFAULT_IMAGE_SIZE) -> t
     return tvf.normalize(tensor, OPENAI_CLIP_MEAN, OPENAI_CLIP_STD)
 
 
+def clip_preprocess_tensor(images: torch.Tensor, size: int = DEFAULT_IMAGE_SIZE) -> torch.Tensor:
+    """pyiqa's `clip_preprocess_tensor` (archs/arch_util.py, read at pyiqa 0.1.16): the
+    tensor resize of the shorter side to `size` (torchvision, bicubic, antialias=True),
+    centre crop to size x size, OpenAI CLIP normalisation.
+
+    Args:
+        images: (N, 3, H, W) float tensor in [0, 1].
+
+    Raises:
+        ValueError: Not a 4-D float tensor with 3 channels.
+    """
+    if images.ndim != 4 or images.shape[1] != 3 or not images.is_floating_point():
+        raise ValueError(f"expected an (N, 3, H, W) float tensor, got {images.dtype} "
+                         f"{tuple(images.shape)}")
+    resized = tvf.resize(images, size, interpolation=InterpolationMode.BICUBIC, antialias=True)
+    return tvf.normalize(tvf.center_crop(resized, size), OPENAI_CLIP_MEAN, OPENAI_CLIP_STD)
+
+
 def frames_to_pixel_values(frames_bgr: Sequence[np.ndarray],
                            size: int = DEFAULT_IMAGE_SIZE) -> torch.Tensor:
     """Stacks the open_clip transform of each BGR frame (sizes may differ).

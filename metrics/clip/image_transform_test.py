@@ -110,3 +110,32 @@ def test_rejects_empty_input_and_bad_size():
 
 if __name__ == "__main__":
     raise SystemExit(pytest.main([__file__, "-q"]))
+
+
+@pytest.mark.parametrize("height,width", [(512, 512), (30, 20), (21, 40)])
+def test_tensor_preprocess_is_pyiqas_clip_preprocess_tensor(height, width):
+    """pyiqa clip_preprocess_tensor written out: interpolate the shorter side to 8
+    (bicubic, antialias, the longer one int(8 * long / short)), crop
+    round((len - 8) / 2) from the top/left, OpenAI mean/std."""
+    images = torch.rand(2, 3, height, width, generator=torch.Generator().manual_seed(1))
+    short, long_ = sorted((height, width))
+    size = (8, int(8 * long_ / short)) if height <= width else (int(8 * long_ / short), 8)
+    resized = torch.nn.functional.interpolate(images, size=size, mode="bicubic",
+                                              align_corners=False, antialias=True)
+    top, left = (int(round((s - 8) / 2.0)) for s in size)
+    cropped = resized[:, :, top:top + 8, left:left + 8]
+    mean = torch.tensor(image_transform.OPENAI_CLIP_MEAN)[:, None, None]
+    std = torch.tensor(image_transform.OPENAI_CLIP_STD)[:, None, None]
+    got = image_transform.clip_preprocess_tensor(images, 8)
+    torch.testing.assert_close(got, (cropped - mean) / std, rtol=0, atol=1e-6)
+    with pytest.raises(ValueError, match=r"\(N, 3, H, W\) float"):
+        image_transform.clip_preprocess_tensor(images[0], 8)
+
+
+def test_tensor_preprocess_differs_from_the_pil_transform():
+    """The official laion_aes numbers are not open_clip's PIL path (the reason it exists)."""
+    frame = np.random.default_rng(2).integers(0, 256, (512, 512, 3), dtype=np.uint8)
+    pil = image_transform.open_clip_transform(Image.fromarray(frame))
+    tensor = image_transform.clip_preprocess_tensor(
+        torch.from_numpy(frame).permute(2, 0, 1)[None].float() / 255)[0]
+    assert pil.shape == tensor.shape and (pil - tensor).abs().max() > 1e-3

@@ -1,4 +1,5 @@
-"""Tests for the //metrics/depth:depth_consistency binary, run as subprocesses.
+"""Tests for the //metrics/depth:depth_consistency binary: its main called in-process
+(binary_runner.run_in_process) and, for the missing checkpoint, run as a subprocess.
 
 A tiny random Depth Anything is saved in a temporary --checkpoint_dir; every cache
 (HOME, HF_HOME, TORCH_HOME, XDG_CACHE_HOME) points inside tmp and HF_HUB_OFFLINE=1,
@@ -18,7 +19,7 @@ _FETCH = ("huggingface-cli download depth-anything/Depth-Anything-V2-Small-hf --
           "--local-dir")
 
 
-_BINARY = binary_runner.Binary("metrics/depth", "depth_consistency")
+_BINARY = binary_runner.Binary("metrics/depth", "depth_consistency", "metrics.depth.cli")
 _run, _run_json = _BINARY.run, _BINARY.run_json
 
 
@@ -75,8 +76,8 @@ def test_missing_checkpoint_offline_exits_2_with_fetch_command(tmp_path, clip_fo
     folder, _ = clip_folder
     empty = tmp_path / "checkpoints"
     empty.mkdir()
-    done = _run(tmp_path, f"--frames={folder}", f"--checkpoint_dir={empty}", "--offline",
-                "--device=cpu")
+    done = _BINARY.run_subprocess(tmp_path, f"--frames={folder}", f"--checkpoint_dir={empty}",
+                                  "--offline", "--device=cpu")
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
     lines = done.stderr.splitlines()

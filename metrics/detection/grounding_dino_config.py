@@ -9,6 +9,10 @@ sampling points. Settings the config file fixes and both implementations assume
 (two-stage "standard", sine position embedding with temperature 20, text enhancer,
 fusion and text cross-attention on, shared decoder box heads, ReLU) are not fields.
 
+`SWINT_OGC` transcribes `GroundingDINO_SwinT_OGC.py` (the file loaded with
+`groundingdino_swint_ogc.pth`): the same settings but `backbone = "swin_T_224_1k"`, i.e.
+embed 96, depths 2/2/6/2, heads 3/6/12/24, window 7, pretrain image size 224.
+
 The text encoder's own architecture (BERT) is not here: like the official
 `BertModel.from_pretrained(bert_base_uncased_path)`, it is read from the local
 bert-base-uncased folder's `config.json`.
@@ -68,3 +72,8 @@ class GroundingDinoArch:
 
 # GroundingDINO_SwinB.py (groundingdino_swinb_cogcoor.pth), full size.
 SWINB = GroundingDinoArch()
+
+# GroundingDINO_SwinT_OGC.py (groundingdino_swint_ogc.pth), full size: swin_T_224_1k.
+SWINT_OGC = GroundingDinoArch(swin_embed_dim=96, swin_depths=(2, 2, 6, 2),
+                              swin_num_heads=(3, 6, 12, 24), swin_window_size=7,
+                              swin_pretrain_image_size=224)

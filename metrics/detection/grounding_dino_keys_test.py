@@ -12,29 +12,38 @@ from metrics.detection import grounding_dino_config
 from metrics.detection import grounding_dino_keys
 
 # Written by tools/calibration/official_runs/grounding_dino.py (keys) from the official
-# GroundingDINO_SwinB model that VMBench vendors: every state-dict name and shape.
-OFFICIAL_KEYS = "metrics/detection/testdata/groundingdino_swinb_keys.json"
+# GroundingDINO models: every state-dict name and shape. Swin-B from the tree VMBench
+# vendors (GroundingDINO_SwinB.py); Swin-T OGC from the tree WorldScore vendors
+# (GroundingDINO_SwinT_OGC.py). (file, architecture, tensors, dropped Swin blocks)
+OFFICIAL = {
+    "swinb": ("metrics/detection/testdata/groundingdino_swinb_keys.json",
+              grounding_dino_config.SWINB, 1106, 2 + 2 + 18 + 2),
+    "swint_ogc": ("metrics/detection/testdata/groundingdino_swint_ogc_keys.json",
+                  grounding_dino_config.SWINT_OGC, 938, 2 + 2 + 6 + 2),
+}
 
 
-def _official_shapes():
-    return json.loads(paths.runfile(OFFICIAL_KEYS).read_text(encoding="utf-8"))
+def _official_shapes(variant):
+    return json.loads(paths.runfile(OFFICIAL[variant][0]).read_text(encoding="utf-8"))
 
 
-def test_the_mapping_covers_every_transformers_tensor_of_full_size_swinb_with_its_shape():
-    official = {k: torch.empty(v, device="meta") for k, v in _official_shapes().items()}
-    assert len(official) == 1106
+@pytest.mark.parametrize("variant", sorted(OFFICIAL))
+def test_the_mapping_covers_every_transformers_tensor_at_full_size_with_its_shape(variant):
+    _, arch, count, _ = OFFICIAL[variant]
+    official = {k: torch.empty(v, device="meta") for k, v in _official_shapes(variant).items()}
+    assert len(official) == count
     ours = grounding_dino_keys.to_transformers(official)
     with torch.device("meta"):
-        model = GroundingDinoForObjectDetection(
-            grounding_dino_config.SWINB.to_transformers(BertConfig()))
+        model = GroundingDinoForObjectDetection(arch.to_transformers(BertConfig()))
     expected = {k: tuple(v.shape) for k, v in model.state_dict().items()}
     assert sorted(set(expected) - set(ours)) == []
     assert sorted(set(ours) - set(expected)) == []
     assert {k: tuple(v.shape) for k, v in ours.items()} == expected
 
 
-def test_only_the_documented_official_tensors_are_dropped():
-    shapes = _official_shapes()
+@pytest.mark.parametrize("variant", sorted(OFFICIAL))
+def test_only_the_documented_official_tensors_are_dropped(variant):
+    shapes = _official_shapes(variant)
     back = grounding_dino_keys.to_official(grounding_dino_keys.to_transformers(
         {k: torch.empty(v, device="meta") for k, v in shapes.items()}))
     dropped = sorted(set(shapes) - set(back))
@@ -42,7 +51,19 @@ def test_only_the_documented_official_tensors_are_dropped():
     assert dropped == sorted(
         ["bert.pooler.dense.weight", "bert.pooler.dense.bias"]
         + [k for k in shapes if k.endswith("attn.relative_position_index")])
-    assert len(dropped) == 2 + 24  # 2 + 2 + 18 + 2 Swin-B blocks
+    assert len(dropped) == 2 + OFFICIAL[variant][3]
+
+
+def test_the_two_variants_differ_only_in_the_swin_backbone_and_its_projections():
+    b, t = _official_shapes("swinb"), _official_shapes("swint_ogc")
+    rest = lambda s: {k: v for k, v in s.items()  # pylint: disable=unnecessary-lambda-assignment
+                      if not k.startswith(("backbone.0.", "input_proj."))}
+    assert rest(b) == rest(t)
+    assert [t[f"input_proj.{i}.0.weight"][1] for i in range(4)] == [192, 384, 768, 768]
+    assert t["backbone.0.patch_embed.proj.weight"] == [96, 3, 4, 4]
+    assert t["backbone.0.layers.0.blocks.0.attn.relative_position_bias_table"] == [169, 3]
+    assert "backbone.0.layers.2.blocks.5.mlp.fc1.weight" in t
+    assert "backbone.0.layers.2.blocks.6.mlp.fc1.weight" not in t
 
 
 def test_fused_projections_split_in_query_key_value_order():

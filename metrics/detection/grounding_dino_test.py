@@ -144,3 +144,17 @@ def test_a_vocabulary_without_bert_base_delimiter_ids_is_refused(tiny, tmp_path)
     (other / "vocab.txt").write_text("[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\n.\n?\nwall\n")
     with pytest.raises(ValueError, match="101, 102, 1012, 1029"):
         grounding_dino.load_grounding_dino(checkpoint, other, config=tiny_grounding_dino.TINY)
+
+
+def test_a_tiny_swin_t_ogc_loads_through_the_same_path_and_its_window_is_checked(tmp_path):
+    tiny_t = tiny_grounding_dino.TINY_SWINT
+    checkpoint, bert = tiny_grounding_dino.write_checkpoint(tmp_path, noise=0.02, arch=tiny_t)
+    state = torch.load(checkpoint)["model"]
+    table = state["backbone.0.layers.0.blocks.0.attn.relative_position_bias_table"]
+    assert table.shape == (13 * 13, 1)  # (2 * 7 - 1)^2 positions, as the official Swin-T
+    model = grounding_dino.load_grounding_dino(checkpoint, bert, config=tiny_t)
+    logits, boxes = model.forward(torch.zeros(3, 96, 128), "red sphere.")  # small: fast
+    assert logits.shape == (tiny_t.num_queries, tiny_t.max_text_len)
+    assert boxes.shape == (tiny_t.num_queries, 4) and torch.isfinite(logits[:, :5]).all()
+    with pytest.raises(ValueError, match="of another shape"):
+        grounding_dino.load_grounding_dino(checkpoint, bert, config=tiny_grounding_dino.TINY)

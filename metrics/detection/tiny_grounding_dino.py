@@ -1,7 +1,8 @@
 """Test support: a tiny random GroundingDINO in the official file format, and a tiny BERT folder.
 
 The official code hard-codes 256 for the text position embedding, so d_model stays 256;
-the Swin is 16 wide, the encoder has one layer, the decoder two, with 50 queries.
+the Swin is 16 wide, the encoder has one layer, the decoder two, with 50 queries
+(`TINY`: window 12 as Swin-B; `TINY_SWINT`: window 7 as Swin-T OGC).
 The checkpoint is `{"model": state_dict}` with the official IDEA key names (written
 through `grounding_dino_keys.to_official` from a transformers model of `TINY`), so
 tests load it through the production path. The BERT folder has a `config.json` (2
@@ -25,6 +26,9 @@ TINY = grounding_dino_config.GroundingDinoArch(
     swin_embed_dim=16, swin_depths=(2, 2, 2, 2), swin_num_heads=(1, 2, 2, 4),
     swin_window_size=12, hidden_dim=256, dim_feedforward=128, nheads=8, enc_layers=1,
     dec_layers=2, num_queries=50)
+# The same, with Swin-T OGC's window 7 and pretrain size 224 (SWINT_OGC, shrunk).
+TINY_SWINT = grounding_dino_config.GroundingDinoArch(
+    **{**vars(TINY), "swin_window_size": 7, "swin_pretrain_image_size": 224})
 WORDS = ("a", "red", "sphere", "ball", "person", "wall", "room", "the", "dog", "car",
          "horse", "man", "##s")
 CHECKPOINT = "groundingdino_tiny.pth"

@@ -1,4 +1,5 @@
-"""Tests for the //metrics/dinov2:patch_similarity binary, run as subprocesses.
+"""Tests for the //metrics/dinov2:patch_similarity binary: its main called in-process
+(binary_runner.run_in_process) and, for the missing checkpoint, run as a subprocess.
 
 A tiny random DINOv2 is saved in a temporary --checkpoint_dir; every cache (HOME,
 HF_HOME, TORCH_HOME, XDG_CACHE_HOME) points inside tmp and HF_HUB_OFFLINE=1, so
@@ -17,7 +18,7 @@ from metrics.testing import binary_runner
 _FETCH = "huggingface-cli download facebook/dinov2-base --revision main --local-dir"
 
 
-_BINARY = binary_runner.Binary("metrics/dinov2", "patch_similarity")
+_BINARY = binary_runner.Binary("metrics/dinov2", "patch_similarity", "metrics.dinov2.cli")
 _run, _run_json = _BINARY.run, _BINARY.run_json
 
 
@@ -72,8 +73,8 @@ def test_missing_checkpoint_offline_exits_2_with_fetch_command(tmp_path, clip_fo
     folder, _ = clip_folder
     empty = tmp_path / "checkpoints"
     empty.mkdir()
-    done = _run(tmp_path, f"--frames={folder}", f"--checkpoint_dir={empty}", "--offline",
-                "--device=cpu")
+    done = _BINARY.run_subprocess(tmp_path, f"--frames={folder}", f"--checkpoint_dir={empty}",
+                                  "--offline", "--device=cpu")
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
     lines = done.stderr.splitlines()

@@ -1,4 +1,5 @@
-"""Tests for the //metrics/flow:warp_smoothness binary, run as subprocesses.
+"""Tests for the //metrics/flow:warp_smoothness binary: its main called in-process
+(binary_runner.run_in_process) and, for RAFT without weights, run as a subprocess.
 
 Expected scores are computed here with metrics.flow.warp_error and the
 OpenCV DIS backend on the same frames (PNG is lossless), so they must match.
@@ -15,7 +16,7 @@ from metrics.flow import warp_error
 from metrics.testing import binary_runner
 
 _FETCH = "curl -L https://download.pytorch.org/models/raft_large_C_T_SKHT_V2-ff5fadd5.pth"
-_BINARY = binary_runner.Binary("metrics/flow", "warp_smoothness")
+_BINARY = binary_runner.Binary("metrics/flow", "warp_smoothness", "metrics.flow.cli")
 _run, _run_json = _BINARY.run, _BINARY.run_json
 
 
@@ -93,8 +94,8 @@ def test_raft_without_checkpoint_offline_exits_2_with_fetch_command(tmp_path):
     folder = _write_folder(tmp_path / "clip", _clip(num_frames=9))
     empty = tmp_path / "checkpoints"
     empty.mkdir()
-    done = _run(tmp_path, f"--frames={folder}", "--flow_backend=raft", "--offline",
-                f"--checkpoint_dir={empty}", "--device=cpu")
+    done = _BINARY.run_subprocess(tmp_path, f"--frames={folder}", "--flow_backend=raft",
+                                  "--offline", f"--checkpoint_dir={empty}", "--device=cpu")
     assert done.returncode == 2
     assert done.stdout == ""
     lines = done.stderr.splitlines()

@@ -107,3 +107,19 @@ def clip_motion_accuracy(frames: Sequence[np.ndarray], masks: Sequence[np.ndarra
         raise ValueError(f"{len(masks)} masks for {len(pairs)} frame pairs")
     scores = [object_background_motion(flow(a, b), mask) for (a, b), mask in zip(pairs, masks)]
     return sum(scores) / len(scores)
+
+
+def top_fraction_mean(values: np.ndarray, fraction: float) -> float:
+    """The mean of the int(fraction * size) largest values, as
+    `np.mean(abs(np.sort(-flat))[:cut])` computes it (descending order, float32 numpy mean).
+
+    Raises:
+        ValueError: If fraction is not in (0, 1] or fewer than one value would be kept.
+    """
+    if not 0 < fraction <= 1:
+        raise ValueError(f"fraction must be in (0, 1], got {fraction}")
+    flat = np.asarray(values).ravel()
+    cut = int(flat.size * fraction)
+    if cut < 1:
+        raise ValueError(f"{flat.size} values keep int({flat.size} * {fraction}) = 0 of them")
+    return float(np.mean(np.abs(np.sort(-flat))[:cut]))

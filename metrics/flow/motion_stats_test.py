@@ -99,3 +99,17 @@ def test_clip_statistics_average_over_pairs():
         motion_stats.clip_motion_accuracy([0, 1, 2], masks[:1], moving)
     with pytest.raises(ValueError, match="at least 2 frames"):
         motion_stats.clip_motion_magnitude([0], flow)
+
+
+def test_top_fraction_mean_is_the_mean_of_the_largest_five_percent():
+    values = np.arange(1, 101, dtype=np.float32).reshape(10, 10)  # int(100 * 0.05) = 5
+    assert motion_stats.top_fraction_mean(values, 0.05) == pytest.approx(98.0)
+    rng = np.random.default_rng(4)
+    speed = rng.random((37, 53)).astype(np.float32)
+    cut = int(37 * 53 * 0.05)  # 98: truncated, not rounded
+    want = np.sort(speed.ravel())[::-1][:cut].astype(np.float64).mean()
+    assert motion_stats.top_fraction_mean(speed, 0.05) == pytest.approx(want, rel=1e-6)
+    with pytest.raises(ValueError, match="= 0 of them"):
+        motion_stats.top_fraction_mean(np.ones((3, 3)), 0.05)
+    with pytest.raises(ValueError, match="fraction"):
+        motion_stats.top_fraction_mean(speed, 0.0)

@@ -67,3 +67,13 @@ def pad_to_multiple(images, multiple=RAFT_SIZE_MULTIPLE):
         return images
     # F.pad's order is (left, right, top, bottom) for the last two dimensions.
     return F.pad(images, (0, pad_w, 0, pad_h), mode="replicate")
+
+
+def centred_padding(height: int, width: int, multiple: int):
+    """(left, right, top, bottom) that pad H and W up to multiples of `multiple`, split
+    [pad // 2, pad - pad // 2] (the InputPadder of RAFT's "sintel" mode and of AMT)."""
+    if multiple <= 0:
+        raise ValueError(f"multiple must be positive, got {multiple}")
+    pad_h = (-height) % multiple
+    pad_w = (-width) % multiple
+    return pad_w // 2, pad_w - pad_w // 2, pad_h // 2, pad_h - pad_h // 2

@@ -1,4 +1,5 @@
-"""Tests for the //metrics/imagereward:image_reward binary, run as subprocesses.
+"""Tests for the //metrics/imagereward:image_reward binary: its main called in-process
+(binary_runner.run_in_process) and, for the required --prompt, run as a subprocess.
 
 A tiny random ImageReward is saved in a temporary --checkpoint_dir in the official
 files' layout; every cache points inside tmp and HF_HUB_OFFLINE=1 (binary_runner), so
@@ -19,7 +20,8 @@ from metrics.testing import binary_runner
 _PROMPT = "another person crossing from left to right"
 
 
-_BINARY = binary_runner.Binary("metrics/imagereward", "image_reward")
+_BINARY = binary_runner.Binary("metrics/imagereward", "image_reward",
+                                "metrics.imagereward.cli")
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +113,7 @@ def test_wrong_weights_exit_2(tmp_path, checkpoint_dir, clip_folder):
 
 def test_prompt_is_required(tmp_path, clip_folder):
     folder, _ = clip_folder
-    done = _BINARY.run(tmp_path, f"--frames={folder}")
+    done = _BINARY.run_subprocess(tmp_path, f"--frames={folder}")  # required under __main__
     assert done.returncode == 2 and "prompt" in done.stderr
 
 

@@ -1,4 +1,5 @@
-"""Tests for the //metrics/lpips:lpips binary, run as a subprocess.
+"""Tests for the //metrics/lpips:lpips binary: its main called in-process
+(binary_runner.run_in_process) and, for a missing required flag, run as a subprocess.
 
 The weights are random files of the real layout (see random_checkpoints), so
 the pinned AlexNet sha256 never matches them: the default run must refuse
@@ -8,9 +9,6 @@ values are computed here with metrics.lpips.lpips on the same files.
 
 import hashlib
 import json
-import os
-import pathlib
-import subprocess
 
 import cv2
 import numpy as np
@@ -19,31 +17,23 @@ import torch
 
 from metrics.lpips import lpips
 from metrics.lpips import random_checkpoints
+from metrics.testing import binary_runner
 
-_TIMEOUT_S = 180
 _ALEXNET_URL = "https://download.pytorch.org/models/alexnet-owt-7be5be79.pth"
 
 
-def _binary():
-    srcdir = os.environ.get("TEST_SRCDIR")
-    assert srcdir, "run with bazel test: the binary comes from the runfiles"
-    path = pathlib.Path(srcdir) / "worldeval" / "metrics" / "lpips" / "lpips"
-    assert path.is_file(), f"missing binary {path}"
-    return path
+_BINARY = binary_runner.Binary("metrics/lpips", "lpips", "metrics.lpips.cli")
 
 
 @pytest.fixture(name="env")
 def _env(tmp_path):
-    """No cache of the user's is seen: HOME and the torch/hub caches point into tmp."""
-    home = tmp_path / "home"
-    home.mkdir()
-    return dict(os.environ, HOME=str(home), TORCH_HOME=str(home / "torch"),
-                XDG_CACHE_HOME=str(home / "cache"), HF_HOME=str(home / "hf"))
+    """No cache of the user's is seen: binary_runner points HOME and the torch/hub caches
+    inside this folder."""
+    return tmp_path
 
 
 def _run(env, *args):
-    return subprocess.run([str(_binary()), *args], capture_output=True, text=True,
-                          check=False, timeout=_TIMEOUT_S, env=env)
+    return _BINARY.run(env, *args)
 
 
 @pytest.fixture(scope="module", name="checkpoints")
@@ -221,7 +211,7 @@ def test_cuda_without_cuda_exits_2(tmp_path, env):
 
 def test_missing_flag_exits_2(tmp_path, env):
     clip = _write_folder(tmp_path / "clip", _frames(1, 40, 40, seed=11))
-    done = _run(env, f"--generated={clip}")
+    done = _BINARY.run_subprocess(env, f"--generated={clip}")  # required under __main__
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("error: ") and "reference" in done.stderr
 

@@ -6,6 +6,12 @@ that `build_sam2` / `build_sam2_video_predictor` add by default
 (`dynamic_multimask_via_stability`, delta 0.05, threshold 0.98; the video predictor also
 `binarize_mask_from_pts_for_mem_enc` and `fill_hole_area=8`). Tests shrink it with
 `dataclasses.replace`; every other field keeps the official value.
+`HIERA_B_PLUS` transcribes `configs/sam2.1/sam2.1_hiera_b+.yaml` (facebookresearch sam2's
+file; the calibration README names the vendored copy read): it sets only the trunk's
+embed_dim 112 and num_heads 2 (neck channels [896, 448, 224, 112]), so the trunk takes
+the `Hiera` defaults of sam2/modeling/backbones/hieradet.py: stages (2, 3, 16, 3),
+global_att_blocks (12, 16, 20), window_spec (8, 4, 14, 7), window_pos_embed_bkg (14, 14);
+everything else equals the Hiera-L file.
 """
 
 import dataclasses
@@ -28,6 +34,10 @@ class Sam2Architecture:
     memory_attention_ff: int = 2048                      # layer.dim_feedforward
     num_maskmem: int = 7                                 # model.num_maskmem
     fill_hole_area: int = 8                              # video predictor override
+    # build_sam2*(apply_postprocessing=True), the default: dynamic_multimask_via_stability
+    # in the mask decoder and binarize_mask_from_pts_for_mem_enc (with fill_hole_area=8);
+    # False: neither (and the predictor's own fill_hole_area default, 0).
+    postprocessing: bool = True
 
     @property
     def stage_dims(self) -> Tuple[int, ...]:
@@ -36,6 +46,13 @@ class Sam2Architecture:
 
 
 HIERA_L = Sam2Architecture()
+HIERA_B_PLUS = Sam2Architecture(embed_dim=112, num_heads=2, stages=(2, 3, 16, 3),
+                                global_att_blocks=(12, 16, 20), window_spec=(8, 4, 14, 7),
+                                window_pos_embed_bkg=(14, 14))
+# What `build_sam2_video_predictor(..., apply_postprocessing=False)` builds from it.
+HIERA_B_PLUS_NO_POSTPROCESSING = dataclasses.replace(HIERA_B_PLUS, postprocessing=False,
+                                                     fill_hole_area=0)
+BACKEND_NAME_B_PLUS = "sam2.1-hiera-base-plus"
 
 
 def _vision_config(arch: Sam2Architecture):
@@ -61,7 +78,8 @@ def image_config(arch: Sam2Architecture = HIERA_L):
     from transformers import Sam2Config, Sam2MaskDecoderConfig, Sam2PromptEncoderConfig
     return Sam2Config(vision_config=_vision_config(arch),
                       prompt_encoder_config=Sam2PromptEncoderConfig(image_size=arch.image_size),
-                      mask_decoder_config=Sam2MaskDecoderConfig())
+                      mask_decoder_config=Sam2MaskDecoderConfig(
+                          dynamic_multimask_via_stability=arch.postprocessing))
 
 
 def video_config(arch: Sam2Architecture = HIERA_L):
@@ -73,7 +91,8 @@ def video_config(arch: Sam2Architecture = HIERA_L):
     return Sam2VideoConfig(
         vision_config=_vision_config(arch),
         prompt_encoder_config=Sam2VideoPromptEncoderConfig(image_size=arch.image_size),
-        mask_decoder_config=Sam2VideoMaskDecoderConfig(),
+        mask_decoder_config=Sam2VideoMaskDecoderConfig(
+            dynamic_multimask_via_stability=arch.postprocessing),
         image_size=arch.image_size, num_maskmem=arch.num_maskmem,
         memory_attention_num_layers=arch.memory_attention_layers,
         memory_attention_feed_forward_hidden_size=arch.memory_attention_ff,

@@ -11,10 +11,11 @@ from metrics.segmentation import sam2_config
 from metrics.segmentation import sam2_keys
 
 _KEYS = pathlib.Path(__file__).with_name("sam2_hiera_l_official_keys.json")
+_KEYS_B_PLUS = pathlib.Path(__file__).with_name("sam2_hiera_b_plus_official_keys.json")
 
 
-def _official_meta():
-    keys = json.loads(_KEYS.read_text())["keys"]
+def _official_meta(path=_KEYS):
+    keys = json.loads(path.read_text())["keys"]
     return {k: torch.empty(shape, device="meta") for k, shape in keys.items()}
 
 
@@ -32,6 +33,15 @@ def test_the_official_hiera_l_file_fills_transformers_video_model_exactly():
     assert mapped == _shapes(video.state_dict())
     image_keys = _shapes(image.state_dict())
     assert {k: mapped[k] for k in image_keys} == image_keys
+
+
+def test_the_official_hiera_b_plus_file_fills_transformers_video_model_exactly():
+    official = _official_meta(_KEYS_B_PLUS)
+    assert len(official) == 615  # 24 trunk blocks (2+3+16+3), 2 with a stage projection
+    assert list(official["image_encoder.trunk.pos_embed"].shape) == [1, 112, 14, 14]
+    with torch.device("meta"):
+        video = Sam2VideoModel(sam2_config.video_config(sam2_config.HIERA_B_PLUS))
+    assert _shapes(sam2_keys.to_transformers(official)) == _shapes(video.state_dict())
 
 
 def test_the_inverse_gives_back_the_official_names_and_tensors():

@@ -1,6 +1,7 @@
 """SAM 2.1 (Hiera-L by default) from the official checkpoint file, through transformers.
 
-`load_sam2(path)` reads the official `sam2.1_hiera_large.pt` unchanged
+`load_sam2(path)` reads the official `sam2.1_hiera_large.pt` (with `config=HIERA_B_PLUS`,
+`sam2.1_hiera_base_plus.pt`) unchanged
 (`torch.load(path)["model"]`, the official key names), renames its tensors for
 transformers 5.18 (`sam2_keys`) and builds one Sam2VideoModel plus a Sam2Model that
 shares its tensors (the official image and video predictors read the same file).
@@ -37,6 +38,8 @@ from metrics.segmentation import sam2_video
 
 BACKEND_NAME = sam2_config.BACKEND_NAME
 HIERA_L = sam2_config.HIERA_L
+HIERA_B_PLUS = sam2_config.HIERA_B_PLUS
+HIERA_B_PLUS_NO_POSTPROCESSING = sam2_config.HIERA_B_PLUS_NO_POSTPROCESSING
 
 
 def read_official_checkpoint(path) -> Dict[str, torch.Tensor]:
@@ -49,7 +52,7 @@ def read_official_checkpoint(path) -> Dict[str, torch.Tensor]:
     path = pathlib.Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"SAM 2 checkpoint {path} does not exist (expected the "
-                                "official sam2.1_hiera_large.pt)")
+                                "official sam2.1_hiera_large.pt or sam2.1_hiera_base_plus.pt)")
     content = torch.load(str(path), map_location="cpu", weights_only=True)
     if not isinstance(content, dict) or not isinstance(content.get("model"), dict):
         raise ValueError(f"{path}: expected an official SAM 2 checkpoint, a dict with the "
@@ -91,8 +94,12 @@ class Sam2:
         return sam2_image.logits_to_masks(low_res, image_rgb.shape[:2])
 
     def propagate(self, frames_rgb: np.ndarray, masks: Dict[int, np.ndarray], start_frame: int,
-                  max_frames: int) -> List[Tuple[int, Dict[int, np.ndarray]]]:
+                  max_frames: int, frame_resize: str = "bilinear"
+                  ) -> List[Tuple[int, Dict[int, np.ndarray]]]:
         """`reset_state; add_new_mask` per object; `propagate_in_video(start, max_frames)`.
+
+        `frame_resize`: "bilinear" for frames the official code decodes from an mp4,
+        "bicubic" for a folder of frame images (sam2_video.frames_to_model).
 
         Returns:
             [(frame index, {object id: np.bool_ (H, W)})] for frames
@@ -103,7 +110,8 @@ class Sam2:
         with self._autocast():
             for frame, ids, logits in sam2_video.propagate_logits(
                     self.video_model, frames_rgb, masks, start_frame, max_frames,
-                    self.config.fill_hole_area, self.device):
+                    self.config.fill_hole_area, self.device, frame_resize,
+                    self.config.postprocessing):
                 bools = sam2_image.logits_to_masks(logits, hw)
                 out.append((frame, {obj: bools[i] for i, obj in enumerate(ids)}))
         return out

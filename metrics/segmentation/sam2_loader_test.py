@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 import torch
+from PIL import Image
 
 from metrics.segmentation import sam2_image
 from metrics.segmentation import sam2_loader
@@ -67,6 +68,28 @@ def test_propagate_yields_every_object_on_frames_start_to_the_end(model, clip):
     assert [frame for frame, _ in only_start] == [2]
 
 
+def test_a_mask_of_another_size_is_resized_like_add_new_mask(model, clip):
+    small = np.zeros((10, 13), bool)
+    small[2:6, 3:9] = True
+    out = model.propagate(clip, {0: small}, start_frame=0, max_frames=1)
+    assert out[0][1][0].shape == (97, 131)
+    upsampled = cv2.resize(small.astype(np.uint8), (131, 97), interpolation=cv2.INTER_NEAREST)
+    assert (out[0][1][0] == upsampled.astype(bool)).mean() > 0.95  # frame 0: the mask itself
+
+
+def test_folder_frames_resize_as_the_official_loader():
+    """load_video_frames_from_jpg_images: PIL's DEFAULT resize filter, / 255.0, normalise."""
+    frames = np.random.default_rng(3).integers(0, 256, (2, 9, 14, 3), dtype=np.uint8)
+    got = sam2_video.frames_to_model(frames, 16, "bicubic")
+    for f, g in zip(frames, got):
+        img = np.array(Image.fromarray(f).convert("RGB").resize((16, 16))) / 255.0
+        want = torch.from_numpy(img).permute(2, 0, 1).float()
+        want -= torch.tensor(sam2_image.MEAN)[:, None, None]
+        want /= torch.tensor(sam2_image.STD)[:, None, None]
+        assert torch.equal(g, want)
+    assert not torch.equal(got, sam2_video.frames_to_model(frames, 16, "bilinear"))
+
+
 def test_fill_holes_fills_only_small_background_components():
     logits = torch.ones(1, 1, 12, 12)
     logits[0, 0, 2:4, 2:4] = -1  # 4 pixels: a hole
@@ -93,8 +116,10 @@ def test_bad_inputs_name_what_was_expected(model, clip, tmp_path):
         model.image_masks(clip[0].astype(np.float32), np.zeros((1, 4)))
     with pytest.raises(ValueError, match=r"\(N, 4\)"):
         model.image_masks(clip[0], np.zeros((4,)))
-    with pytest.raises(ValueError, match="masks\\[1\\]"):
-        model.propagate(clip, {1: np.zeros((5, 5), bool)}, 0, 1)
+    with pytest.raises(ValueError, match="masks\\[1\\]: expected a 2-D"):
+        model.propagate(clip, {1: np.zeros((97, 131, 3), bool)}, 0, 1)
+    with pytest.raises(ValueError, match="resize: expected one of bilinear, bicubic"):
+        sam2_video.frames_to_model(clip, 8, "nearest")
     with pytest.raises(ValueError, match="max_frames"):
         model.propagate(clip, {1: np.zeros((97, 131), bool)}, 0, -1)
     with pytest.raises(FileNotFoundError, match="sam2.1_hiera_large.pt"):

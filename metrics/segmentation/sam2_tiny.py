@@ -20,6 +20,9 @@ TINY = dataclasses.replace(
     global_att_blocks=(3,), window_spec=(8, 4, 4, 2), memory_attention_layers=1,
     memory_attention_ff=64)
 
+# The video predictor alone also runs at a small input size (tests that track a clip).
+TINY_128 = dataclasses.replace(TINY, image_size=128)
+
 OFFICIAL_OVERRIDES = (
     "++model.image_encoder.trunk.embed_dim=8", "++model.image_encoder.trunk.num_heads=1",
     "++model.image_encoder.trunk.stages=[1,1,2,1]",
@@ -31,12 +34,14 @@ OFFICIAL_OVERRIDES = (
 
 
 def save_tiny_sam2(path, seed: int = 0, noise: float = 0.05,
-                   config: sam2_config.Sam2Architecture = TINY) -> pathlib.Path:
+                   config: sam2_config.Sam2Architecture = TINY,
+                   object_bias: float = 0.0) -> pathlib.Path:
     """Writes {"model": official-keyed state dict} of a seeded random model to `path`.
 
     transformers' initialisation leaves many tensors zero or one (embeddings, layer
     scales, norms); seeded Gaussian noise of std `noise` on every tensor makes each of
-    them matter.
+    them matter. `object_bias` is added to the object-score head's last bias, so that
+    tracked objects stay "present" (propagated masks from the memory path, not empty).
     """
     # pylint: disable=import-outside-toplevel
     from transformers import Sam2VideoModel
@@ -53,5 +58,7 @@ def save_tiny_sam2(path, seed: int = 0, noise: float = 0.05,
         state["prompt_encoder.shared_embedding.positional_embedding"]
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": sam2_keys.to_official(state)}, str(path))
+    official = sam2_keys.to_official(state)
+    official["sam_mask_decoder.pred_obj_score_head.layers.2.bias"] += object_bias
+    torch.save({"model": official}, str(path))
     return path

@@ -3,8 +3,10 @@
 Official path (sam2/sam2_video_predictor.py + utils/misc.py, the vendored Grounded-SAM-2
 copy named in tools/calibration/README.md; an older predictor than sam2==1.1.0 on PyPI), reproduced around transformers'
 Sam2VideoModel (its session keeps the memory bank; the steps that differ are ours):
-  * frames: resized to 1024 x 1024 and ImageNet-normalised (`load_video_frames`; the
-    resize is decord's there, PIL bilinear here, see `frames_to_model`);
+  * frames: resized to 1024 x 1024 and ImageNet-normalised (`load_video_frames`; from an
+    mp4 the resize is decord's there, PIL bilinear here, see `frames_to_model`; from a
+    folder of frames, `load_video_frames_from_jpg_images`, it is PIL's default
+    `Image.resize` filter, bicubic, then `/ 255.0` in float64: `frame_resize="bicubic"`);
   * `add_new_mask(s, obj_id, mask)`: the bool mask resized to 1024 (bilinear, antialias)
     and thresholded >= 0.5; the frame's output is the mask itself (`_use_mask_as_output`);
     its memory is encoded, as the official `propagate_in_video_preflight` does, from the
@@ -31,8 +33,16 @@ from metrics.segmentation import sam2_image
 Masks = Dict[int, np.ndarray]
 
 
-def frames_to_model(frames_rgb: np.ndarray, size: int) -> torch.Tensor:
-    """(T, 3, size, size) float32: each frame resized (PIL bilinear) and normalised.
+FRAME_RESIZE = {"bilinear": Image.BILINEAR, "bicubic": Image.BICUBIC}
+
+
+def frames_to_model(frames_rgb: np.ndarray, size: int, resize: str = "bilinear"
+                    ) -> torch.Tensor:
+    """(T, 3, size, size) float32: each frame resized (PIL `resize`) and normalised.
+
+    "bicubic" is the official folder loader exactly (`_load_img_as_tensor`: PIL's default
+    filter on the RGB image, `/ 255.0` in float64 stored as float32, then `-= mean`,
+    `/= std` in float32). "bilinear" stands in for the mp4 loader:
 
     The official loader asks decord (ffmpeg's swscale, in YUV) for size x size frames
     straight from the mp4; that is not reproducible from decoded RGB frames. Measured on
@@ -44,9 +54,14 @@ def frames_to_model(frames_rgb: np.ndarray, size: int) -> torch.Tensor:
     if frames.dtype != np.uint8 or frames.ndim != 4 or frames.shape[3] != 3:
         raise ValueError(f"frames_rgb: expected np.uint8 (T, H, W, 3) RGB, got "
                          f"{frames.dtype} {frames.shape}")
-    resized = np.stack([np.asarray(Image.fromarray(f).resize((size, size), Image.BILINEAR))
+    if resize not in FRAME_RESIZE:
+        raise ValueError(f"resize: expected one of {', '.join(FRAME_RESIZE)}, got {resize!r}")
+    resized = np.stack([np.asarray(Image.fromarray(f).resize((size, size), FRAME_RESIZE[resize]))
                         for f in frames])
-    x = torch.from_numpy(resized).permute(0, 3, 1, 2).float().div(255)
+    if resize == "bicubic":
+        x = torch.from_numpy(resized / 255.0).permute(0, 3, 1, 2).float()
+    else:
+        x = torch.from_numpy(resized).permute(0, 3, 1, 2).float().div(255)
     mean = torch.tensor(sam2_image.MEAN).view(1, 3, 1, 1)
     std = torch.tensor(sam2_image.STD).view(1, 3, 1, 1)
     return (x - mean) / std
@@ -78,8 +93,8 @@ def fill_holes(logits: torch.Tensor, max_area: int) -> torch.Tensor:
     return out
 
 
-def _tracked_frames(frames: np.ndarray, start: int, max_frames: int, size: int
-                    ) -> Dict[int, torch.Tensor]:
+def _tracked_frames(frames: np.ndarray, start: int, max_frames: int, size: int,
+                    resize: str) -> Dict[int, torch.Tensor]:
     """Every frame index of the video; only start .. min(start + max_frames, T - 1) resized.
 
     The official loader resizes the whole video once per `init_state`; only the tracked
@@ -87,14 +102,17 @@ def _tracked_frames(frames: np.ndarray, start: int, max_frames: int, size: int
     resizes each frame about once instead of once per keyframe.
     """
     end = min(start + max_frames, len(frames) - 1)
-    resized = frames_to_model(frames[start:end + 1], size)
+    resized = frames_to_model(frames[start:end + 1], size, resize)
     placeholder = torch.empty(0)
     return {i: resized[i - start] if start <= i <= end else placeholder
             for i in range(len(frames))}
 
 
-def _condition(model, session, masks: Masks, start: int, size: int, max_area: int) -> None:
-    """Adds the masks on frame `start` and encodes its memory as the official preflight."""
+def _condition(model, session, masks: Masks, start: int, size: int, max_area: int,
+               binarize: bool) -> None:
+    """Adds the masks on frame `start` and encodes its memory as the official preflight
+    (which treats the mask as "from points": binarised for the memory encoder only when
+    binarize_mask_from_pts_for_mem_enc, i.e. `binarize`)."""
     indices = []
     for obj_id, mask in masks.items():
         idx = session.obj_id_to_idx(obj_id)
@@ -112,12 +130,17 @@ def _condition(model, session, masks: Masks, start: int, size: int, max_area: in
         inference_session=session, frame_idx=start, objects_needing_memory_encoding=indices,
         high_res_masks_for_memory=[high[i:i + 1] for i in range(len(indices))],
         object_score_logits_for_memory=[s["object_score_logits"] for s in stored],
-        is_mask_from_pts_per_obj=[True] * len(indices))
+        is_mask_from_pts_per_obj=[binarize] * len(indices))
 
 
 def propagate_logits(model, frames_rgb: np.ndarray, masks: Masks, start: int, max_frames: int,
-                     max_area: int, device: str) -> Iterator[Tuple[int, List[int], torch.Tensor]]:
-    """(frame, object ids, (N, 1, 256, 256) hole-filled logits) per tracked frame."""
+                     max_area: int, device: str, frame_resize: str = "bilinear",
+                     binarize: bool = True) -> Iterator[Tuple[int, List[int], torch.Tensor]]:
+    """(frame, object ids, (N, 1, 256, 256) hole-filled logits) per tracked frame.
+
+    A mask may have any 2-D shape: `add_new_mask` resizes it to the model size whatever
+    its size (a first-frame mask drawn on a larger input image works officially too).
+    """
     # pylint: disable=import-outside-toplevel
     from transformers.models.sam2_video.modeling_sam2_video import Sam2VideoInferenceSession
     frames = np.asarray(frames_rgb)
@@ -125,9 +148,9 @@ def propagate_logits(model, frames_rgb: np.ndarray, masks: Masks, start: int, ma
     if not masks:
         raise ValueError("masks: at least one object mask is needed")
     for obj_id, mask in masks.items():
-        if np.shape(mask) != frames.shape[1:3]:
-            raise ValueError(f"masks[{obj_id}]: expected shape {frames.shape[1:3]}, "
-                             f"got {np.shape(mask)}")
+        if np.ndim(mask) != 2:
+            raise ValueError(f"masks[{obj_id}]: expected a 2-D (H, W) mask (add_new_mask "
+                             f"asserts it), got shape {np.shape(mask)}")
     if not 0 <= start < len(frames):
         raise ValueError(f"start_frame {start} outside the {len(frames)} frames")
     if max_frames < 0:
@@ -135,9 +158,9 @@ def propagate_logits(model, frames_rgb: np.ndarray, masks: Masks, start: int, ma
     session = Sam2VideoInferenceSession(
         video_height=frames.shape[1], video_width=frames.shape[2], inference_device=device,
         inference_state_device=device, video_storage_device="cpu", dtype=torch.float32)
-    session.processed_frames = _tracked_frames(frames, start, max_frames, size)
+    session.processed_frames = _tracked_frames(frames, start, max_frames, size, frame_resize)
     with torch.inference_mode():
-        _condition(model, session, masks, start, size, max_area)
+        _condition(model, session, masks, start, size, max_area, binarize)
         for out in model.propagate_in_video_iterator(session, start_frame_idx=start,
                                                      max_frame_num_to_track=max_frames):
             low = out.pred_masks.float()

@@ -3,15 +3,26 @@
 HOME, HF_HOME, TORCH_HOME and XDG_CACHE_HOME point inside the test's tmp folder and
 HF_HUB_OFFLINE=1, so a binary under test can neither download nor find a real
 checkpoint: it sees only what the test put in its --checkpoint_dir.
+
+A binary is started as a subprocess (`run_subprocess`: its own interpreter, flag
+parsing, required flags and exit code exactly as a user gets them) or, when the test
+names its module, called in-process (`run`: the same flag parser and main, without
+paying for a new interpreter and a torch import per call). Keep at least one
+subprocess run per binary.
 """
 
+import contextlib
+import importlib
+import io
 import json
 import os
 import pathlib
 import subprocess
+import sys
 
 import cv2
 import numpy as np
+import pytest
 
 TIMEOUT_S = 300
 
@@ -27,38 +38,96 @@ def binary(package: str, name: str) -> pathlib.Path:
     return path
 
 
-def run(path: pathlib.Path, tmp_path: pathlib.Path, *args) -> subprocess.CompletedProcess:
-    env = dict(os.environ, HF_HUB_OFFLINE="1")
+def _isolated_env(tmp_path: pathlib.Path) -> dict:
+    env = {"HF_HUB_OFFLINE": "1"}
     for name in ("HOME", "TORCH_HOME", "XDG_CACHE_HOME", "HF_HOME"):
         env[name] = str(tmp_path / "env" / name)
+    return env
+
+
+def run(path: pathlib.Path, tmp_path: pathlib.Path, *args) -> subprocess.CompletedProcess:
+    env = dict(os.environ, **_isolated_env(tmp_path))
     return subprocess.run([str(path), *args], capture_output=True, text=True, check=False,
                           timeout=TIMEOUT_S, env=env)
 
 
-def run_json(path: pathlib.Path, tmp_path: pathlib.Path, *args) -> dict:
-    """Runs with --json --device=cpu; the one line printed, parsed (asserts success)."""
-    done = run(path, tmp_path, "--json", "--device=cpu", *args)
+@contextlib.contextmanager
+def _isolated(tmp_path: pathlib.Path):
+    """The subprocess's environment, in this process: the variables, and the hub's
+    constants (read once, when huggingface_hub was imported) where it is loaded."""
+    env = _isolated_env(tmp_path)
+    hub = sys.modules.get("huggingface_hub.constants")
+    hub_values = {"HF_HUB_OFFLINE": True, "HF_HOME": env["HF_HOME"],
+                  "HF_HUB_CACHE": os.path.join(env["HF_HOME"], "hub"),
+                  "HUGGINGFACE_HUB_CACHE": os.path.join(env["HF_HOME"], "hub")}
+    with pytest.MonkeyPatch.context() as mp:
+        for name, value in env.items():
+            mp.setenv(name, value)
+        for name, value in hub_values.items():
+            if hub is not None and hasattr(hub, name):
+                mp.setattr(hub, name, value)
+        yield
+
+
+def run_in_process(module: str, tmp_path: pathlib.Path, *args) -> subprocess.CompletedProcess:
+    """Parses `args` with the binary's own flag parser and calls its main, as
+    `app.run(main, flags_parser=cli_support.parse_flags)` does, capturing what it prints.
+
+    Flags the binary marks required under `__main__` are not required here, and an
+    `app.UsageError` propagates: test those with `run_subprocess`.
+    """
+    from absl import flags  # pylint: disable=import-outside-toplevel
+    from metrics import cli_support  # pylint: disable=import-outside-toplevel
+    binary_module = importlib.import_module(module)
+    flags.FLAGS.unparse_flags()
+    out, err = io.StringIO(), io.StringIO()
+    with _isolated(tmp_path), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = binary_module.main(cli_support.parse_flags([module, *args]))
+        except SystemExit as e:
+            code = e.code
+        finally:
+            flags.FLAGS.unparse_flags()
+    return subprocess.CompletedProcess([module, *args], code or 0, out.getvalue(),
+                                       err.getvalue())
+
+
+def _parsed_json(done: subprocess.CompletedProcess) -> dict:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 1, done.stdout
     return json.loads(lines[0])
 
 
-class Binary:
-    """One metric binary of the test's runfiles, run cut off from every cache."""
+def run_json(path: pathlib.Path, tmp_path: pathlib.Path, *args) -> dict:
+    """Runs with --json --device=cpu; the one line printed, parsed (asserts success)."""
+    return _parsed_json(run(path, tmp_path, "--json", "--device=cpu", *args))
 
-    def __init__(self, package: str, name: str):
-        self.package, self.name = package, name
+
+class Binary:
+    """One metric binary of the test's runfiles, run cut off from every cache.
+
+    With `module` (the binary's main module, which the test also lists in `deps`),
+    `run` and `run_json` call it in-process; `run_subprocess` always starts it.
+    """
+
+    def __init__(self, package: str, name: str, module: str = ""):
+        self.package, self.name, self.module = package, name, module
 
     @property
     def path(self) -> pathlib.Path:
         return binary(self.package, self.name)
 
+    def run_subprocess(self, tmp_path: pathlib.Path, *args) -> subprocess.CompletedProcess:
+        return run(self.path, tmp_path, *args)
+
     def run(self, tmp_path: pathlib.Path, *args) -> subprocess.CompletedProcess:
+        if self.module:
+            return run_in_process(self.module, tmp_path, *args)
         return run(self.path, tmp_path, *args)
 
     def run_json(self, tmp_path: pathlib.Path, *args) -> dict:
-        return run_json(self.path, tmp_path, *args)
+        return _parsed_json(self.run(tmp_path, "--json", "--device=cpu", *args))
 
 
 def random_walk_clip(folder: pathlib.Path, num_frames: int, height: int, width: int,

@@ -31,11 +31,13 @@ from tools.calibration import imagereward_parity
 from tools.calibration import mapanything_parity
 from tools.calibration import ois_parity
 from tools.calibration import qalign_parity
+from tools.calibration import sam2_motion_parity
 from tools.calibration import sam2_parity
 from tools.calibration import sam3_parity
 from tools.calibration import sam_v1_parity
 from tools.calibration import sea_raft_parity
 from tools.calibration import videomae_parity
+from tools.calibration import vfimamba_parity
 
 
 def _frames(out: pathlib.Path) -> pathlib.Path:
@@ -54,6 +56,7 @@ WRITERS = {
     "sam3": sam3_parity.write_inputs,
     "frames": _frames,
     "sam2": sam2_parity.write_inputs,
+    "sam2_motion": sam2_motion_parity.write_inputs,
     "cotracker3": cotracker3_parity.write_inputs,
     "videomae": videomae_parity.write_inputs,
     "qalign": qalign_parity.write_inputs,
@@ -62,6 +65,7 @@ WRITERS = {
     "ois": ois_parity.write_inputs,
     "gram": gram_parity.write_inputs,
     "clip_score": clip_score_parity.write_inputs,
+    "vfimamba": vfimamba_parity.write_inputs,
 }
 
 _OUTPUT_DIR = flags.DEFINE_string("output_dir", None, "Folder to write into (absolute).")

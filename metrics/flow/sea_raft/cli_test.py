@@ -1,4 +1,5 @@
-"""The //metrics/flow/sea_raft:flow_stats binary, run as a subprocess on a tiny seeded
+"""The //metrics/flow/sea_raft:flow_stats binary (its main called in-process, and once
+run as a subprocess: binary_runner) on a tiny seeded
 checkpoint and its official-format config JSON; expected values from the library."""
 
 import json
@@ -14,7 +15,8 @@ from metrics.flow.sea_raft import model
 from metrics.flow.sea_raft import tiny_checkpoint
 from metrics.testing import binary_runner
 
-_BINARY = binary_runner.Binary("metrics/flow/sea_raft", "flow_stats")
+_BINARY = binary_runner.Binary("metrics/flow/sea_raft", "flow_stats",
+                               "metrics.flow.sea_raft.cli")
 TINY = config.tiny()
 
 
@@ -64,6 +66,6 @@ def test_text_output_and_bad_input(tmp_path):
     done = _BINARY.run(tmp_path, f"--frames={folder}", f"--checkpoint={checkpoint}",
                        "--device=cpu")
     assert done.returncode == 2 and "not a SEA-RAFT checkpoint of this config" in done.stderr
-    done = _BINARY.run(tmp_path, f"--frames={folder}", f"--checkpoint={tmp_path / 'no.pth'}",
-                       tiny_json, "--device=cpu")
+    done = _BINARY.run_subprocess(tmp_path, f"--frames={folder}",
+                                  f"--checkpoint={tmp_path / 'no.pth'}", tiny_json, "--device=cpu")
     assert done.returncode == 2 and "does not exist" in done.stderr

@@ -23,6 +23,15 @@ metrics/detection/testdata/groundingdino_swinb_keys.json were produced (2026-12-
         /tmp/parity_in tools/calibration/grounding_dino_official.csv
     /tmp/gdsam-venv/bin/python tools/calibration/official_runs/grounding_dino.py keys $S \\
         /tmp/parity_in metrics/detection/testdata/groundingdino_swinb_keys.json
+    # Swin-T OGC (2026-12-01): the same code as WorldScore vendors it
+    # (worldscore/benchmark/metrics/third_party/groundingdino of haoyi-duan/WorldScore
+    # @344983c, extracted file by file to /tmp/wsobj_gd/.../third_party; its model files
+    # (groundingdino.py, transformer.py, bertwarper.py, fuse_modules.py, ms_deform_attn.py,
+    # backbone/*.py, util/utils.py, datasets/transforms.py) differ from VMBench's copy in
+    # whitespace only), with its own config:
+    /tmp/gdsam-venv/bin/python tools/calibration/official_runs/grounding_dino.py keys \\
+        /tmp/wsobj_gd/worldscore/benchmark/metrics/third_party /tmp/parity_in \\
+        metrics/detection/testdata/groundingdino_swint_ogc_keys.json GroundingDINO_SwinT_OGC.py
 
 Only the official code runs here: `build_model(SLConfig.fromfile(GroundingDINO_SwinB.py))`
 with the numbers of grounding_dino_arch.json (what metrics/detection/tiny_grounding_dino
@@ -66,9 +75,8 @@ def _import_official(src):
     return types.SimpleNamespace(**locals())
 
 
-def _build(official, src, bert_dir, arch=None):
-    args = official.SLConfig.fromfile(
-        str(pathlib.Path(src) / "groundingdino/config/GroundingDINO_SwinB.py"))
+def _build(official, src, bert_dir, arch=None, config="GroundingDINO_SwinB.py"):
+    args = official.SLConfig.fromfile(str(pathlib.Path(src) / "groundingdino/config" / config))
     args.device = "cpu"
     args.bert_base_uncased_path = str(bert_dir)
     if arch is not None:
@@ -83,11 +91,11 @@ def _build(official, src, bert_dir, arch=None):
     return official.build_model(args)
 
 
-def keys(src, inputs, out_path):
+def keys(src, inputs, out_path, config="GroundingDINO_SwinB.py"):
     official = _import_official(src)
     from transformers import BertConfig, BertModel  # pylint: disable=import-outside-toplevel
     official.get_tokenlizer.get_pretrained_language_model = lambda *a: BertModel(BertConfig())
-    model = _build(official, src, pathlib.Path(inputs) / "bert-base-uncased")
+    model = _build(official, src, pathlib.Path(inputs) / "bert-base-uncased", config=config)
     shapes = {k: list(v.shape) for k, v in model.state_dict().items()}
     text = "{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in shapes.items())
     pathlib.Path(out_path).write_text(text + "\n}\n", encoding="utf-8")
@@ -157,4 +165,4 @@ def parity(src, inputs, out_path):
 
 
 if __name__ == "__main__":
-    {"keys": keys, "parity": parity}[sys.argv[1]](*sys.argv[2:5])
+    {"keys": keys, "parity": parity}[sys.argv[1]](*sys.argv[2:6])
