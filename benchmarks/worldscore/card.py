@@ -11,6 +11,7 @@ scorecard says which are missing (never a 0 standing for a metric not computed).
 from typing import Dict, List, Optional, Sequence
 
 from benchmarks.common import scorecard as card_lib
+from benchmarks.common import shards
 from benchmarks.common import trust
 from benchmarks.worldscore import aggregate
 from benchmarks.worldscore import aspects
@@ -133,9 +134,7 @@ def blockers(card, config, movements, expected: Dict[str, int]) -> List[scorecar
         out.append(card_lib.blocker(scorecard_pb2.INCOMPLETE_COVERAGE,
                                     f"{len(cov.missing_sample_ids)} dataset entries have no "
                                     "generated folder"))
-    if config.common.limit:
-        out.append(card_lib.blocker(scorecard_pb2.INCOMPLETE_COVERAGE,
-                                    f"--limit={config.common.limit}"))
+    out.extend(shards.subset_blockers(config.common))
     if cov.failed:
         out.append(card_lib.blocker(scorecard_pb2.SAMPLE_ERRORS, f"{cov.failed} instances "
                                     "failed: " + ", ".join(cov.failed_sample_ids[:10])))

@@ -99,11 +99,12 @@ def load(data_root: os.PathLike, movement: str) -> List[Entry]:
 
 def mask_problems(data_root: os.PathLike, entry: Entry) -> List[str]:
     """A dynamic entry's first-frame masks: the folder of masks[0] must hold them (the
-    official motion_accuracy takes every .png/.jpg there as one object)."""
+    official motion_accuracy takes every .png/.jpg there as one object). The paths are
+    relative to dataset_root, i.e. <data_root>/WorldScore-Dataset (base_config.yaml)."""
     masks = entry.data["masks"]
     if not isinstance(masks, list) or not masks or not isinstance(masks[0], str):
         return [f"{entry.key}: expected masks, a list of mask paths, found {masks!r}"]
-    folder = pathlib.Path(data_root) / os.path.dirname(masks[0])
+    folder = pathlib.Path(data_root) / DATASET_DIR / os.path.dirname(masks[0])
     found = [f for f in os.listdir(folder) if f.endswith((".png", ".jpg"))] \
         if folder.is_dir() else []
     if not found:

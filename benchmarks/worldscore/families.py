@@ -22,15 +22,10 @@ NOT_IN_THIS_VERSION: Dict[str, str] = {
     _ID("camera_control", "camera_error"): PART_2 + "DROID-SLAM camera tracking (spec §4.1)",
     _ID("3d_consistency", "reprojection_error"): PART_2 + "DROID-SLAM reprojection error "
     "(spec §4.4)",
-    _ID("motion_smoothness", "motion_smoothness"): PART_2 + "VFIMamba frame interpolation "
-    "(spec §4.10)",
-    _ID("object_control", "object_detection"): "GroundingDINO Swin-T OGC with spaCy "
-    "en_core_web_sm phrase matching (spec §4.2) is not in this version",
-    _ID("motion_accuracy", "motion_accuracy"): "needs SAM 2.1 Hiera-B+ video masks (not in "
-    "this version) besides " + _SEA_RAFT,
 }
 FLOW_METRICS = (_ID("photometric_consistency", "optical_flow_aepe"),
                 _ID("motion_magnitude", "optical_flow"))
+MOTION_ACCURACY = _ID("motion_accuracy", "motion_accuracy")
 PER_INSTANCE_IDS = tuple(_ID(m.aspect, m.name) for a in aspects.ASPECTS for m in a.metrics)
 _SHORT = {m.name: _ID(m.aspect, m.name) for a in aspects.ASPECTS for m in a.metrics}
 
@@ -56,11 +51,17 @@ def select(requested) -> List[str]:
 def _builders():
     # pylint: disable=import-outside-toplevel  (torch only when a model family is built)
     from benchmarks.worldscore import content_alignment
+    from benchmarks.worldscore import motion_accuracy
+    from benchmarks.worldscore import motion_smoothness
+    from benchmarks.worldscore import object_control
     from benchmarks.worldscore import style_consistency
     from benchmarks.worldscore import subjective_quality
     return ((style_consistency.METRIC_IDS, style_consistency.build),
             (subjective_quality.METRIC_IDS, subjective_quality.build),
-            (content_alignment.METRIC_IDS, content_alignment.build))
+            (content_alignment.METRIC_IDS, content_alignment.build),
+            (motion_smoothness.METRIC_IDS, motion_smoothness.build),
+            (motion_accuracy.METRIC_IDS, motion_accuracy.build),
+            (object_control.METRIC_IDS, object_control.build))
 
 
 def prepare(config, metric_ids) -> family_lib.Prepared:

@@ -127,7 +127,7 @@ def test_dataset_keys_and_cross_check(tmp_path):
     assert extra == ["static/s/indoor/extra/x01"]
     [d] = dataset.load(tmp_path / "data", "dynamic")
     assert dataset.mask_problems(tmp_path / "data", d) == []
-    (tmp_path / "data" / D["masks"][0]).unlink()
+    (tmp_path / "data" / "WorldScore-Dataset" / D["masks"][0]).unlink()
     assert "expected the first-frame object masks" in dataset.mask_problems(tmp_path / "data", d)[0]
 
 

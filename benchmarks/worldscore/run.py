@@ -70,8 +70,7 @@ STAGE_FRAMES = flags.DEFINE_integer(
     "(the first N).", lower_bound=2)
 
 _RECORDED = ("generated_root", "data_root", "model_name", "visual_movement", "gram_resize",
-             "stage_dynamic_source", "stage_target_frames", "output_dir", "device", "limit",
-             "metrics", "resume", "checkpoint_dir", "offline")
+             "stage_dynamic_source", "stage_target_frames") + common_flags.RECORDED
 
 
 def _movements(model: str):

@@ -19,6 +19,7 @@ from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
+from benchmarks.common import shards
 from benchmarks.common.flags import CommonConfig
 from benchmarks.common.sample_store import SampleStore, config_digest
 from benchmarks.worldscore import aspects
@@ -32,7 +33,7 @@ from benchmarks.worldscore import sample as sample_lib
 from proto import scorecard_pb2
 
 BENCHMARK_ID = "worldscore"
-BENCHMARK_VERSION = "worldscore/1"  # bump when a change moves a number
+BENCHMARK_VERSION = "worldscore/2"  # bump when a change moves a number (2: pyiqa laion_aes)
 EVALUATIONS_DIR = "worldscore_output"
 
 
@@ -71,6 +72,7 @@ def items_of(config: WorldScoreConfig) -> List[sample_lib.Item]:
                                   str(config.generated_root / key)) for key in absent]
     if config.only_keys is not None:
         items = [i for i in items if i.key in config.only_keys]
+    items = shards.select(items, lambda item: sample_lib.ref(item).key, config.common)
     return items[:config.common.limit] if config.common.limit else items
 
 
@@ -100,9 +102,10 @@ def run(config: WorldScoreConfig) -> scorecard_pb2.Scorecard:
     digest = config_digest({"version": BENCHMARK_VERSION, "metrics": sorted(running),
                             "gram_resize": config.gram_resize,
                             "backends": sorted(prepared.backend_of(m).name for m in running)})
-    load = sample_lib.load_for(running)
+    load = _mask_checked(sample_lib.load_for(running), config.data_root, running)
     per_movement = {mv: _families_for(prepared, mv) for mv in config.movements}
-    with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume) as store:
+    with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume,
+                     config.common.stored_only) as store:
         outcome = sample_loop.run(
             items, sample_lib.ref, store, label="WorldScore", load=load,
             score=lambda item, loaded: sample_lib.score(
@@ -114,6 +117,23 @@ def run(config: WorldScoreConfig) -> scorecard_pb2.Scorecard:
         write_evaluation(config.output_dir, s)
     return _finish(config, out, items, samples, outcome, prepared, metric_ids,
                    started_at, t0)
+
+
+def _mask_checked(load, data_root, running):
+    """`load` that makes a dynamic instance an error row naming the mask folder when
+    motion accuracy runs and its first-frame masks are missing (dataset.mask_problems)."""
+    if families_lib.MOTION_ACCURACY not in running:
+        return load
+
+    def checked(item):
+        loaded = load(item)
+        if item.movement == aspects.DYNAMIC:
+            problems = dataset.mask_problems(data_root, item.entry)
+            if problems:
+                raise ValueError("; ".join(problems))
+        return loaded
+
+    return checked
 
 
 def _finish(config, out, items, samples, outcome, prepared, metric_ids, started_at, t0):

@@ -171,7 +171,8 @@ def test_scorecard_aspects_headlines_and_unavailable(run):
     assert "DROID-SLAM" in by_id["camera_control.camera_error"].unavailable_reason
     assert "MemorySlices/Tartan-C-T-TSKH-spring540x960-M" in by_id[
         "motion_magnitude.optical_flow"].unavailable_reason
-    assert by_id["subjective_quality.clip_aesthetic"].backend.official is False
+    aes = by_id["subjective_quality.clip_aesthetic"].backend
+    assert aes.official and aes.name == "laion-aes-pyiqa-tensor-preprocess"
     gram_backend = by_id["style_consistency.gram_matrix"].backend
     assert gram_backend.name == "vgg19-gram-resize128" and not gram_backend.official
     assert gram_backend.parity.verified  # tools/calibration gram_parity rows
@@ -255,6 +256,7 @@ def test_each_missing_checkpoint_makes_only_its_metric_unavailable(run, tmp_path
     assert "RN50.pt" in why["subjective_quality.clip_iqa+"]
     assert "clip-vit-large-patch14" in why["subjective_quality.clip_aesthetic"]
     assert "clip-vit-base-patch16" in why["content_alignment.clip_score"]
+    assert "groundingdino_swint_ogc.pth" in why["object_control.object_detection"]
 
 
 def test_binary_stages_a_clip_and_says_it_is_not_a_result(run, tmp_path):

@@ -5,17 +5,27 @@ from benchmarks.common import runtime_profiles
 from benchmarks.worldscore import aspects
 from benchmarks.worldscore import families
 from benchmarks.worldscore import flow_metrics
+from benchmarks.worldscore import motion_accuracy
+from benchmarks.worldscore import motion_smoothness
+from benchmarks.worldscore import object_control
 from benchmarks.worldscore import style_consistency
 from metrics.clip import aesthetic
 from metrics.clip import clip_score
 from metrics.clip import clipiqa
+from metrics.lpips import lpips
 
-COMPUTED = {"clip_score": (clip_score.CLIP_VIT_B16,),
+COMPUTED = {"object_detection": (object_control.GROUNDING_DINO_SWINT_OGC,
+                                 object_control.BERT_BASE_UNCASED),
+            "clip_score": (clip_score.CLIP_VIT_B16,),
             "gram_matrix": (style_consistency.VGG19,),
             "clip_iqa+": (clipiqa.CLIP_RN50, clipiqa.CLIPIQA_PLUS_PROMPTS),
             "clip_aesthetic": (aesthetic.CLIP_VIT_L14, aesthetic.AESTHETIC_HEAD),
             "optical_flow_aepe": (flow_metrics.SEA_RAFT_SPRING_M,),
-            "optical_flow": (flow_metrics.SEA_RAFT_SPRING_M,)}
+            "optical_flow": (flow_metrics.SEA_RAFT_SPRING_M,),
+            "motion_smoothness": (motion_smoothness.VFIMAMBA, lpips.ALEXNET_SPEC,
+                                  lpips.LPIPS_ALEX_SPEC),
+            "motion_accuracy": (motion_accuracy.SAM2_1_HIERA_B_PLUS,
+                                flow_metrics.SEA_RAFT_SPRING_M)}
 
 
 def test_profile_metrics_are_the_table_and_only_the_computed_are_not_pending():

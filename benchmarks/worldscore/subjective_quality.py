@@ -8,11 +8,13 @@ instance score the mean over the frames.
 * clip_iqa+: pyiqa `create_metric("clipiqa+")` = metrics.clip.clipiqa (CLIP RN50 at the
   image's own size, the learned prompts) on the 512x512 uint8 image: the same model and
   arithmetic pyiqa runs (as read at pyiqa 0.1.16; WorldScore pins no pyiqa version).
-* clip_aesthetic: pyiqa `laion_aes` runs OpenAI CLIP ViT-L/14 (`clip.load`: float16 on
-  CUDA) on `clip_preprocess_tensor` of the tensor (torchvision bicubic antialiased
-  tensor resize to 224 + centre crop). The backend here, metrics.clip.aesthetic, is the
-  same weights and head but open_clip's PIL transform in float32: a named backend,
-  NOT official (its numbers can differ in the decimals).
+* clip_aesthetic: pyiqa `laion_aes` (archs/laion_aes_arch.py, read at pyiqa 0.1.16) on
+  the 512x512 ToTensor image: `clip_preprocess_tensor` (torchvision tensor resize to
+  224, bicubic, antialias=True; centre crop; OpenAI normalisation), OpenAI CLIP
+  ViT-L/14 (QuickGELU) `encode_image`, `.float()`, L2 normalisation, the LAION MLP head
+  = metrics.clip.aesthetic.tensor_scores on the same weights (transformers' converted
+  openai/clip-vit-large-patch14). float32 on every device: pyiqa's `clip_model.to(x)`
+  casts clip.load's float16 CUDA model to the float32 input's dtype.
 """
 
 from benchmarks.common import calibration
@@ -27,7 +29,7 @@ AES = metric_specs.metric_id("subjective_quality", "clip_aesthetic")
 METRIC_IDS = (IQA, AES)
 SQUASH = (512, 512)
 _TINY = "tiny random models of the official architectures through the real loaders"
-AES_BACKEND = "laion-aesthetic-l14-openclip-transform"
+AES_BACKEND = "laion-aes-pyiqa-tensor-preprocess"
 
 
 def squashed_bgr(ctx, index: int):
@@ -38,18 +40,28 @@ def squashed_bgr(ctx, index: int):
     return np.ascontiguousarray(rgb[..., ::-1])
 
 
+def squashed_tensor(ctx, index: int):
+    """(1, 3, 512, 512) float32: `Compose([Resize((512, 512)), ToTensor()])(image)`."""
+    from torchvision import transforms  # pylint: disable=import-outside-toplevel
+    return transforms.ToTensor()(transforms.Resize(SQUASH)(ctx.image(index))).unsqueeze(0)
+
+
 def _backends():
     iqa = scorecard_pb2.Backend(
         name="clipiqa+-rn50", official=True, checkpoint_id="openai RN50 + CLIP-IQA+ prompts",
         implementation="metrics/clip/clipiqa.py", note="pyiqa clipiqa+ re-implemented",
         parity=calibration.parity("clipiqa+-rn50", otherwise=_TINY))
     aes = scorecard_pb2.Backend(
-        name=AES_BACKEND, official=False, checkpoint_id="openai/clip-vit-large-patch14 + "
-        "sac+logos+ava1-l14-linearMSE.pth", implementation="metrics/clip/aesthetic.py",
-        note="the LAION head on CLIP ViT-L/14 (QuickGELU) with open_clip's PIL transform in "
-        "float32; pyiqa laion_aes preprocesses the tensor (clip_preprocess_tensor) and runs "
-        "OpenAI CLIP in float16 on CUDA: NOT the official numbers",
-        parity=calibration.parity(AES_BACKEND, otherwise=_TINY))
+        name=AES_BACKEND, official=True, checkpoint_id="openai/clip-vit-large-patch14 + "
+        "sac+logos+ava1-l14-linearMSE.pth",
+        implementation="metrics/clip/aesthetic.py (tensor_scores) + image_transform.py "
+                       "(clip_preprocess_tensor)",
+        note="pyiqa laion_aes re-implemented: clip_preprocess_tensor on the 512x512 tensor, "
+             "CLIP ViT-L/14 (QuickGELU, transformers' converted OpenAI weights) in float32 "
+             "on every device as pyiqa's clip_model.to(x) runs it, the LAION MLP head",
+        parity=calibration.parity(AES_BACKEND, otherwise=(
+            "the preprocessing against a direct torch computation; not run against pyiqa "
+            "(its requirements are not in the lock)")))
     return iqa, aes
 
 
@@ -74,14 +86,15 @@ class SubjectiveQuality(family.Family):
         from metrics.clip import aesthetic
         from metrics.clip import clipiqa
         anchors = prompts.anchor_frames("clip_iqa+", ctx.image_data["anchor_frame_idx"])
-        images = [squashed_bgr(ctx, i) for i in anchors]
         columns = {}
         if IQA in self._models:
+            images = [squashed_bgr(ctx, i) for i in anchors]
             scores = [clipiqa.frame_scores([im], self._models[IQA])[0] for im in images]
             columns[IQA] = sum(scores) / len(scores)
         if AES in self._models:
             model, device = self._models[AES]
-            scores = [aesthetic.frame_scores([im], model, device)[0] for im in images]
+            scores = [aesthetic.tensor_scores(squashed_tensor(ctx, i), model, device)[0]
+                      for i in anchors]
             columns[AES] = sum(scores) / len(scores)
         return family.FamilyResult(columns)
 
