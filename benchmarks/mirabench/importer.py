@@ -1,0 +1,137 @@
+"""Importing official MiraBench results (calculate_score.py's output) into a scorecard.
+
+average_score.csv (JSON despite the name: {code key: mean}, plus fvd/kvd/fid/kid when
+computed) gives the model-level values; video_score.csv (video_id + per-video columns,
+empty where the official code stored None) gives one row per video. Scope
+IMPORTED_OFFICIAL_RESULTS: nothing is recomputed. A video_score.csv mean that differs
+from average_score.csv's value is reported in the notes.
+"""
+
+import dataclasses
+import json
+import math
+import pathlib
+from typing import List, Optional
+
+from benchmarks.common import outputs as outputs_lib
+from benchmarks.common import scorecard as card_lib
+from benchmarks.common import trust
+from benchmarks.common.errors import InputError
+from benchmarks.mirabench import metric_specs
+from benchmarks.mirabench import official_files
+from proto import scorecard_pb2
+
+BENCHMARK_ID = "mirabench"
+BENCHMARK_VERSION = "mirabench/1"
+SPLIT = "generated"
+
+
+def _backend() -> scorecard_pb2.Backend:
+    return scorecard_pb2.Backend(
+        name="imported: MiraBench calculate_score.py outputs", official=True,
+        digest_pinned=True, implementation="official mira-space/Miradata calculate_score.py",
+        note="values read from the official average_score.csv / video_score.csv",
+        parity=trust.verified("the official files, read as written",
+                              "the values are the official implementation's"))
+
+
+@dataclasses.dataclass
+class Imported:
+    card: scorecard_pb2.Scorecard
+    samples: List[scorecard_pb2.SampleScore]
+
+
+def read_average(path: pathlib.Path) -> dict:
+    try:
+        values = official_files.read_average_score(path)
+    except (OSError, ValueError) as e:
+        raise InputError(path, "the official average_score.csv (a JSON object of "
+                         "metric means)", f"{type(e).__name__}: {e}") from e
+    if not isinstance(values, dict):
+        raise InputError(path, "a JSON object {metric: mean}", type(values).__name__)
+    bad = [k for k, v in values.items() if not isinstance(v, (int, float)) or isinstance(v, bool)]
+    if bad:
+        raise InputError(path, "a number per metric", "non-numbers for " + ", ".join(bad))
+    return values
+
+
+def _samples(path: pathlib.Path) -> List[scorecard_pb2.SampleScore]:
+    try:
+        columns, rows = official_files.read_video_score(path)
+    except (OSError, ValueError) as e:
+        raise InputError(path, "the official video_score.csv (video_id + metric columns)",
+                         f"{type(e).__name__}: {e}") from e
+    samples = []
+    for row in rows:
+        sample = scorecard_pb2.SampleScore(sample_id=row[official_files.VIDEO_ID], split=SPLIT)
+        for column in columns:
+            if row[column] is None:
+                sample.unavailable[column] = ("as in the official code: empty in "
+                                              "video_score.csv (the metric raised or was NaN)")
+            else:
+                sample.metrics[column] = row[column]
+        samples.append(sample)
+    return samples
+
+
+def _result(spec, value, samples, backend) -> scorecard_pb2.MetricResult:
+    if value is None:
+        return card_lib.unavailable(spec, "not in average_score.csv", backend)
+    if math.isnan(value):
+        return card_lib.unavailable(spec, "NaN in average_score.csv (no video had a value)",
+                                    backend)
+    result = card_lib.unavailable(spec, "", backend)
+    result.available, result.value = True, float(value)
+    if spec.step == metric_specs.PER_VIDEO and samples:
+        result.sample_count = sum(1 for s in samples if spec.id in s.metrics)
+    return result
+
+
+def import_files(average_path: pathlib.Path, video_path: Optional[pathlib.Path],
+                 model_name: str) -> Imported:
+    values = read_average(average_path)
+    samples = _samples(video_path) if video_path else []
+    backend = _backend()
+    card = scorecard_pb2.Scorecard(benchmark_id=BENCHMARK_ID, model_name=model_name,
+                                   benchmark_version=BENCHMARK_VERSION)
+    card.metrics.extend(_result(spec, values.get(spec.id), samples, backend)
+                        for spec in metric_specs.TABLE.specs)
+    unknown = [k for k in values if k not in metric_specs.BY_ID]
+    if unknown:
+        card.notes.append("average_score.csv keys not in MiraBench's table (ignored): "
+                          + ", ".join(unknown))
+    for m in card.metrics:
+        column = [s.metrics[m.id] for s in samples if m.id in s.metrics]
+        if m.available and column and not math.isclose(
+                sum(column) / len(column), m.value, rel_tol=1e-9, abs_tol=1e-12):
+            card.notes.append(f"{m.id}: video_score.csv mean {sum(column) / len(column)!r} "
+                              f"differs from average_score.csv {m.value!r}")
+    ids = [s.sample_id for s in samples]
+    card.coverage.CopyFrom(card_lib.coverage(ids, ids, samples, str(video_path or
+                                                                   average_path)))
+    blockers = [card_lib.blocker(scorecard_pb2.METRIC_UNAVAILABLE, m.unavailable_reason, m.id)
+                for m in card.metrics if not m.available]
+    if not samples:
+        blockers.append(card_lib.blocker(scorecard_pb2.INCOMPLETE_COVERAGE,
+                                          "no video_score.csv: model-level values only"))
+    elif len(samples) != 150:
+        blockers.append(card_lib.blocker(scorecard_pb2.NOT_OFFICIAL_DATA,
+                                          f"{len(samples)} videos, not the 150 prompts"))
+    card.verification.CopyFrom(card_lib.verification(blockers, [], len(samples),
+                                                     imported=True))
+    card.notes.append("imported from the official output files; nothing recomputed. No "
+                      "composite: the official code has none")
+    return Imported(card, samples)
+
+
+def write_outputs(out_dir: pathlib.Path, imported: Imported) -> scorecard_pb2.Scorecard:
+    outputs_lib.check_output_dir(out_dir)
+    out = outputs_lib.RunOutputs(out_dir)
+    card = imported.card
+    if imported.samples:
+        card.output_files["per_sample_scores"] = str(out.write_per_sample(imported.samples))
+        card.output_files["raw_metric_table"] = str(out.write_raw_table(
+            imported.samples, metric_specs.PER_VIDEO_IDS))
+    card.output_files["scorecard"] = str(out.path(outputs_lib.SCORECARD))
+    out.write_scorecard(card)
+    return card

@@ -1,0 +1,105 @@
+"""MiraBench inputs: the meta CSV rows and where each row's frames come from.
+
+The official calculate_score.py reads the meta CSV with pandas (columns video_idx,
+video_path and six captions, spec §1) and works on <frame_dir>/<video_idx>/frames_%d.png
+that ffmpeg extracts from video_path. Ours, per row, in this order: a frame folder
+<generated_dir>/<video_idx>/ (as the official frame_dir: used as it is when non-empty),
+a video <generated_dir>/<video_idx>.mp4 (or .avi/.mov/.mkv), else the row's video_path
+(absolute, or relative to the meta CSV's folder, then to the working directory).
+"""
+
+import dataclasses
+import math
+import pathlib
+from typing import Dict, List, Optional, Tuple
+
+import pandas as pd
+
+from benchmarks.common.errors import InputError
+
+VIDEO_IDX, VIDEO_PATH = "video_idx", "video_path"
+CAPTIONS = ("short_caption", "dense_caption", "main_object_caption", "background_caption",
+            "style_caption", "camera_caption")
+REQUIRED = (VIDEO_IDX,)
+_VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv")
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    """One meta CSV row: its index, the source found for it (None: none), captions."""
+
+    video_idx: str
+    position: int                       # 0-based row in the CSV
+    source: Optional[pathlib.Path]
+    expected: str                       # where the source was looked for (error text)
+    video_path: str                     # the row's video_path cell ("" when absent)
+    captions: Dict[str, Optional[str]]  # caption column -> text (None: missing / NaN)
+    caption_problems: Dict[str, str]    # caption column -> why it is unusable
+
+
+def _text(value) -> Optional[str]:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return str(value)
+
+
+def read_meta(path: pathlib.Path) -> Tuple[pd.DataFrame, List[str]]:
+    """The meta CSV as the official pandas.read_csv reads it, and its missing caption
+    columns; InputError naming the file when it is unreadable or lacks video_idx."""
+    if not path.is_file():
+        raise InputError(path, "a MiraBench meta CSV (columns video_idx, video_path, "
+                         + ", ".join(CAPTIONS) + ")", "no such file")
+    try:
+        frame = pd.read_csv(path)
+    except (ValueError, OSError, UnicodeDecodeError) as e:
+        raise InputError(path, "a readable CSV", f"{type(e).__name__}: {e}") from e
+    missing = [c for c in REQUIRED if c not in frame.columns]
+    if missing:
+        raise InputError(path, "the column video_idx (the official meta CSV's first column)",
+                         "columns " + ", ".join(map(str, frame.columns)))
+    ids = [str(v) for v in frame[VIDEO_IDX]]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise InputError(path, "one row per video_idx", "repeated: " + ", ".join(dupes))
+    return frame, [c for c in CAPTIONS if c not in frame.columns]
+
+
+def _source(video_idx: str, video_path: str, generated_dir: Optional[pathlib.Path],
+            meta_dir: pathlib.Path) -> Tuple[Optional[pathlib.Path], str]:
+    looked = []
+    if generated_dir is not None:
+        folder = generated_dir / video_idx
+        if folder.is_dir() and any(folder.iterdir()):
+            return folder, ""
+        looked.append(f"{folder}/")
+        for suffix in _VIDEO_SUFFIXES:
+            if (generated_dir / (video_idx + suffix)).is_file():
+                return generated_dir / (video_idx + suffix), ""
+        looked.append(f"{generated_dir / video_idx}.mp4")
+    if video_path:
+        given = pathlib.Path(video_path)
+        for candidate in ([given] if given.is_absolute() else [meta_dir / given, given]):
+            if candidate.is_file() or candidate.is_dir():
+                return candidate, ""
+            looked.append(str(candidate))
+    return None, " or ".join(looked) or "a video (no --generated_dir and no video_path)"
+
+
+def rows(meta_csv: pathlib.Path, generated_dir: Optional[pathlib.Path]) -> List[Row]:
+    """Every meta CSV row with its source and its captions' problems."""
+    frame, missing_captions = read_meta(meta_csv)
+    out = []
+    for position in range(frame.shape[0]):
+        record = frame.iloc[position]
+        video_idx = str(record[VIDEO_IDX])
+        video_path = _text(record[VIDEO_PATH]) if VIDEO_PATH in frame.columns else None
+        source, looked = _source(video_idx, video_path or "", generated_dir, meta_csv.parent)
+        caps, problems = {}, {}
+        for column in CAPTIONS:
+            caps[column] = None if column in missing_captions else _text(record[column])
+            if column in missing_captions:
+                problems[column] = f"{meta_csv} has no {column} column"
+            elif caps[column] is None:
+                problems[column] = f"{meta_csv} row video_idx={video_idx}: {column} is empty (NaN)"
+        out.append(Row(video_idx, position, source, looked, video_path or "", caps, problems))
+    return out

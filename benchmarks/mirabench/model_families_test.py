@@ -1,0 +1,125 @@
+"""The runner's MiraBench model families (families.prepare) on tiny random checkpoints in
+the official file formats, found through --checkpoint_dir: each family's value equals the
+metric library's compute() on the same frames with the model loaded independently, the
+checkpoints are recorded, and a missing checkpoint is an unavailable reason with its fetch
+command. RAFT is full size (raft_things has no other), on the smallest frames it takes."""
+
+import types
+
+import numpy as np
+import pytest
+
+from benchmarks.common.flags import CommonConfig
+from benchmarks.mirabench import checkpoints as ckpts
+from benchmarks.mirabench import families
+from benchmarks.mirabench import sample
+from benchmarks.mirabench.model_metrics import aesthetic_quality
+from benchmarks.mirabench.model_metrics import dynamic_degree
+from benchmarks.mirabench.model_metrics import temporal_clip_consistency
+from benchmarks.mirabench.model_metrics import temporal_dino_consistency
+from benchmarks.mirabench.model_metrics import tiny_models
+from metrics.clip import aesthetic
+from metrics.clip import random_models
+from metrics.clip import vision
+from metrics.dino import vit
+from metrics.flow import raft_things
+from metrics.flow import raft_things_testing
+
+WIRED = ("temporal_dino_consistency", "temporal_clip_consistency", "aesthetic_quality",
+         "dynamic_degree")
+
+
+def _config(checkpoint_dir):
+    common = CommonConfig(device="cpu", checkpoint_dir=str(checkpoint_dir), offline=True)
+    return types.SimpleNamespace(common=common, architectures={"dino": tiny_models.TINY_DINO})
+
+
+@pytest.fixture(scope="module")
+def checkpoint_dir(tmp_path_factory):
+    root = tmp_path_factory.mktemp("ckpt")
+    folder = {s.name: root / s.name for s in ckpts.ALL}
+    for path in folder.values():
+        path.mkdir()
+    tiny_models.write_dino(folder["dino_vitb16"] / ckpts.DINO_VITB16.filename)
+    random_models.write_vision_snapshot(folder[ckpts.CLIP_VIT_B32.name], projection_dim=512, seed=1)
+    random_models.write_vision_snapshot(folder[ckpts.CLIP_VIT_L14.name], projection_dim=768, seed=2)
+    tiny_models.write_linear_head(folder[ckpts.LAION_AESTHETIC_LINEAR.name]
+                                  / ckpts.LAION_AESTHETIC_LINEAR.filename)
+    raft_things_testing.write_official_file(folder["raft_things"] / ckpts.RAFT_THINGS.filename)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def prepared(checkpoint_dir):
+    return families.prepare(_config(next(iter(checkpoint_dir.values())).parent), set(WIRED))
+
+
+def _ctx(rgb):
+    return sample.VideoContext(sample_id="0", frames=np.ascontiguousarray(rgb[..., ::-1]), row=None)
+
+
+def _frames(count, shape, seed):
+    return np.random.default_rng(seed).integers(0, 256, (count,) + shape, dtype=np.uint8)
+
+
+def test_every_wired_family_is_built_with_its_checkpoints(prepared, checkpoint_dir):
+    assert not prepared.unavailable
+    assert sorted(f.name for f in prepared.families) == [
+        "clip_temporal", "dino_temporal", "laion_aesthetic", "raft_dynamic"]
+    refs = {(r.metric_id, r.path) for r in prepared.checkpoints()}
+    assert refs == {
+        ("temporal_dino_consistency",
+         str(checkpoint_dir["dino_vitb16"] / "dino_vitbase16_pretrain.pth")),
+        ("temporal_clip_consistency", str(checkpoint_dir["clip_vit_base_patch32"])),
+        ("aesthetic_quality", str(checkpoint_dir["clip_vit_large_patch14"])),
+        ("aesthetic_quality", str(checkpoint_dir["laion_aesthetic_linear_l14"]
+                                  / "sa_0_4_vit_l_14_linear.pth")),
+        ("dynamic_degree", str(checkpoint_dir["raft_things"] / "raft-things.pth"))}
+    for metric_id in WIRED:
+        backend = prepared.backend_of(metric_id)
+        assert backend.official and not backend.parity.verified
+        assert "never run on the real weights" in backend.parity.scope
+
+
+def test_the_families_compute_what_the_libraries_compute(prepared, checkpoint_dir):
+    rgb = _frames(4, (36, 60, 3), seed=0)
+    dino = vit.load_dino(checkpoint_dir["dino_vitb16"] / "dino_vitbase16_pretrain.pth", "cpu",
+                         tiny_models.TINY_DINO)
+    b32 = vision.load_clip_vision(checkpoint_dir["clip_vit_base_patch32"], "cpu",
+                                  activation="quick_gelu")
+    l14 = aesthetic.load_aesthetic_linear(
+        checkpoint_dir["clip_vit_large_patch14"],
+        checkpoint_dir["laion_aesthetic_linear_l14"] / "sa_0_4_vit_l_14_linear.pth", "cpu",
+        activation="quick_gelu")
+    want = {"temporal_dino_consistency": temporal_dino_consistency.compute(rgb, dino),
+            "temporal_clip_consistency": temporal_clip_consistency.compute(rgb, b32),
+            "aesthetic_quality": aesthetic_quality.compute(rgb, l14)}
+    for name in ("dino_temporal", "clip_temporal", "laion_aesthetic"):
+        family = next(f for f in prepared.families if f.name == name)
+        got = family.compute(_ctx(rgb))
+        assert not got.unavailable
+        for metric_id, value in got.columns.items():
+            assert value == pytest.approx(want[metric_id], abs=1e-6), metric_id
+    # The families see RGB: the BGR frames would give another value.
+    swapped = next(f for f in prepared.families if f.name == "laion_aesthetic").compute(
+        _ctx(np.ascontiguousarray(rgb[..., ::-1])))
+    assert abs(swapped.columns["aesthetic_quality"] - want["aesthetic_quality"]) > 1e-6
+
+
+def test_dynamic_degree_family_is_raft_things_on_the_rgb_frames(prepared, checkpoint_dir):
+    rgb = _frames(2, (125, 123, 3), seed=1)  # pads to 128 x 128, raft_large's minimum
+    raft = raft_things.load_raft_things(checkpoint_dir["raft_things"] / "raft-things.pth", "cpu")
+    family = next(f for f in prepared.families if f.name == "raft_dynamic")
+    got = family.compute(_ctx(rgb)).columns["dynamic_degree"]
+    assert got == pytest.approx(dynamic_degree.compute(rgb, raft), rel=1e-6)
+
+
+def test_a_missing_checkpoint_is_unavailable_with_its_fetch_command(tmp_path):
+    empty = families.prepare(_config(tmp_path), set(WIRED))
+    assert not empty.families
+    for metric_id, spec in [("temporal_dino_consistency", ckpts.DINO_VITB16),
+                            ("temporal_clip_consistency", ckpts.CLIP_VIT_B32),
+                            ("aesthetic_quality", ckpts.CLIP_VIT_L14),
+                            ("dynamic_degree", ckpts.RAFT_THINGS)]:
+        reason, backend = empty.unavailable[metric_id]
+        assert spec.fetch_command(str(tmp_path)) in reason and backend.official, metric_id

@@ -1,0 +1,41 @@
+"""MiraBench `aesthetic_quality` of one clip (spec §3.4; official evaluation/aesthetic_quality.py).
+
+`clip.load("ViT-L/14")` with its preprocess (QuickGELU tower; bicubic Resize(224),
+CenterCrop(224), CLIP normalisation), `encode_image` of each frame alone, L2-normalised,
+then LAION-AI/aesthetic-predictor's v1 linear head nn.Linear(768, 1)
+(sa_0_4_vit_l_14_linear.pth). The clip's value is the mean over ALL frames on the raw
+LAION scale (about 1-10; not divided by 10).
+
+Known difference: on CUDA `clip.load` gives an fp16 tower and the official code casts the
+head to it, so official GPU numbers carry fp16 rounding; here everything is float32 (the
+official CPU path).
+"""
+
+import numpy as np
+
+from benchmarks.mirabench.model_metrics import clip_frames
+from metrics.clip import aesthetic
+from metrics.clip import vision
+
+ACTIVATION = "quick_gelu"
+
+
+def compute(frames: np.ndarray, model: aesthetic.AestheticModel,
+            batch_size: int = vision.DEFAULT_BATCH_SIZE) -> float:
+    """The clip's mean aesthetic score.
+
+    Args:
+        frames: uint8 [T, H, W, 3] RGB, every frame (T >= 1).
+        model: metrics.clip.aesthetic.load_aesthetic_linear(<openai/clip-vit-large-patch14>,
+            <sa_0_4_vit_l_14_linear.pth>, device, activation=ACTIVATION).
+        batch_size: Frames per tower call (one per call upstream: float rounding only).
+
+    Raises:
+        ValueError: Bad frames, or a tower not built with QuickGELU.
+    """
+    frames = clip_frames.checked(frames)
+    if model.clip.activation != ACTIVATION:
+        raise ValueError(f"clip.load's towers use {ACTIVATION}, this one {model.clip.activation}")
+    scores = aesthetic.frame_scores([f[:, :, ::-1] for f in frames], model, model.clip.device,
+                                    batch_size)
+    return float(np.mean(scores))

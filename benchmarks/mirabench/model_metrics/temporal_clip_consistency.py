@@ -1,0 +1,42 @@
+"""MiraBench `temporal_clip_consistency` of one clip (spec §3.1; official
+evaluation/temporal_clip_consistency.py).
+
+`clip.load("ViT-B/32")` (openai/CLIP: QuickGELU, its preprocess = bicubic Resize(224) of
+the shorter side on the PIL image, CenterCrop(224), ToTensor, CLIP normalisation), all
+frames' `encode_image` L2-normalised, then the same clamped adjacent/first-frame cosine
+mean as the DINO variant. Here the tower is metrics.clip.vision with
+activation="quick_gelu" on the transformers conversion of the same weights, in float32.
+
+Known difference: on CUDA `clip.load` returns an fp16 model, so official GPU numbers
+carry fp16 rounding (on CPU it is float32, as here).
+"""
+
+import numpy as np
+
+from benchmarks.mirabench.model_metrics import clip_frames
+from metrics.clip import vision
+from metrics.temporal_consistency import consistency
+
+ACTIVATION = "quick_gelu"
+
+
+def compute(frames: np.ndarray, model: vision.ClipVision,
+            batch_size: int = vision.DEFAULT_BATCH_SIZE) -> float:
+    """The score of a clip.
+
+    Args:
+        frames: uint8 [T, H, W, 3] RGB, every frame of the clip (T >= 2).
+        model: metrics.clip.vision.load_clip_vision(<openai/clip-vit-base-patch32>,
+            device, activation=ACTIVATION).
+        batch_size: Frames per model call (the official code embeds all in one batch).
+
+    Raises:
+        ValueError: Fewer than 2 frames, frames that are not uint8 RGB, or a tower not
+            built with QuickGELU.
+    """
+    frames = clip_frames.checked(frames, min_frames=2)
+    if model.activation != ACTIVATION:
+        raise ValueError(f"clip.load's towers use {ACTIVATION}, this one {model.activation}")
+    bgr = [f[:, :, ::-1] for f in frames]
+    return consistency.first_and_adjacent_consistency(
+        vision.image_embeddings(model, bgr, batch_size=batch_size).cpu().numpy())

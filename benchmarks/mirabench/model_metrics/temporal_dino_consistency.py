@@ -1,0 +1,33 @@
+"""MiraBench `temporal_dino_consistency` of one clip (spec §3.1; official
+evaluation/temporal_dino_consistency.py).
+
+Every extracted frame (RGB) goes through the hub DINO transform (Resize(224) of the
+shorter side, no crop, ToTensor, ImageNet normalisation) and torch.hub's `dino_vitb16`
+(fp32; the model is never put in eval mode upstream, which changes nothing: no dropout
+or drop-path at rate 0, no batch norm); the L2-normalised class tokens give
+mean_{t>=1} (max(0, cos(f_{t-1}, f_t)) + max(0, cos(f_0, f_t))) / 2.
+"""
+
+import numpy as np
+from timm.models.vision_transformer import VisionTransformer
+
+from benchmarks.mirabench.model_metrics import clip_frames
+from metrics.dino import vit
+from metrics.temporal_consistency import consistency
+
+
+def compute(frames: np.ndarray, model: VisionTransformer,
+            batch_size: int = vit.DEFAULT_BATCH_SIZE) -> float:
+    """The score of a clip.
+
+    Args:
+        frames: uint8 [T, H, W, 3] RGB, every frame of the clip (T >= 2).
+        model: metrics.dino.vit.load_dino(<dino_vitbase16_pretrain.pth>, device).
+        batch_size: Frames per model call (the official code runs one at a time).
+
+    Raises:
+        ValueError: Fewer than 2 frames or frames that are not uint8 RGB.
+    """
+    frames = clip_frames.checked(frames, min_frames=2)
+    return consistency.first_and_adjacent_consistency(
+        vit.frame_embeddings(model, list(frames), batch_size=batch_size).cpu().numpy())

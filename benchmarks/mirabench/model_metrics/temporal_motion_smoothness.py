@@ -1,0 +1,52 @@
+"""MiraBench `temporal_motion_smoothness` of one clip (spec §3.1; official
+evaluation/motion_smoothness.py, the VBench algorithm) around an AMT-S interpolator.
+
+`model` is called as the official code calls AMT: `model(in_0, in_1, embt, scale_factor=
+scale, eval=True)["imgt_pred"]` with embt = 0.5 as a [1, 1, 1, 1] tensor; everything
+else (even frames, AMT padding, truncating uint8 conversion, vfi, (255 - vfi) / 255) is
+metrics.frame_interpolation.smoothness. worldeval has no AMT-S module yet, so this
+metric needs one with that call to run.
+
+`scale` is a recorded setting: the official code derives it from the CUDA device's total
+memory (smoothness.memory_scale(h, w, total_memory)); on CPU, and on any GPU large
+enough for the clip, it is 1. Pass the scale a reference run used to reproduce it.
+"""
+
+from typing import Optional
+
+import numpy as np
+import torch
+
+from benchmarks.mirabench.model_metrics import clip_frames
+from metrics.frame_interpolation import smoothness
+
+
+def official_scale(frames: np.ndarray, device) -> float:
+    """The scale the official memory rule picks for these frames on `device`."""
+    device = torch.device(device)
+    height, width = np.asarray(frames).shape[1:3]
+    total = torch.cuda.get_device_properties(device).total_memory if device.type == "cuda" else None
+    return smoothness.memory_scale(height, width, total)
+
+
+def compute(frames: np.ndarray, model, scale: Optional[float] = None, device="cpu") -> float:
+    """The clip's motion smoothness in [0, 1].
+
+    Args:
+        frames: uint8 [T, H, W, 3] RGB, every frame (T >= 3).
+        model: An AMT-S network with the official call (see module docstring).
+        scale: The interpolation scale; None applies the official rule on `device`.
+        device: Where the model runs.
+
+    Raises:
+        ValueError: Bad frames or fewer than 3 of them.
+    """
+    frames = clip_frames.checked(frames, min_frames=3)
+    if scale is None:
+        scale = official_scale(frames, device)
+    embt = torch.tensor(1 / 2).float().view(1, 1, 1, 1).to(device)
+
+    def interpolate(first, second, used_scale):
+        return model(first, second, embt, scale_factor=used_scale, eval=True)["imgt_pred"]
+
+    return smoothness.interpolation_smoothness(frames, interpolate, scale, device)

@@ -1,0 +1,116 @@
+"""MiraBench runner over a meta CSV and its generated videos.
+
+    bazel run //benchmarks/mirabench:run -- --meta_csv=F --generated_dir=D \\
+        [--gt_meta_csv=G --gt_dir=GD] --output_dir=O [--metrics=k1,k2,...] [--strict]
+
+Videos are found per meta row as <generated_dir>/<video_idx>/ (frames), then
+<generated_dir>/<video_idx>.mp4, then the row's video_path. With no --meta_csv it
+evaluates the bundled synthetic sample and says so. Writes the official video_score.csv
+and average_score.csv (JSON) beside the scorecard. This version computes the five
+3D-consistency values (weight-free) and FID/KID (the packaged Inception-v3); the other
+model metrics are reported unavailable with their reasons. Flag defaults come from the
+WORLDFOUNDRY_MIRABENCH_<FLAG NAME> variables (e.g. WORLDFOUNDRY_MIRABENCH_META_CSV).
+Exit codes: 0 done, 2 unusable input or configuration, 1 internal error.
+"""
+
+import dataclasses
+import os
+
+from absl import flags
+
+from benchmarks.common import app_main
+from benchmarks.common import errors
+from benchmarks.common import flags as common_flags
+from benchmarks.common import paths
+from benchmarks.mirabench import bundled_sample
+from benchmarks.mirabench import runner
+from benchmarks.mirabench import set_metrics
+
+_ENV = "WORLDFOUNDRY_MIRABENCH_"
+
+
+def _env(name):
+    return os.environ.get(_ENV + name) or None
+
+
+META_CSV = flags.DEFINE_string(
+    "meta_csv", _env("META_CSV"), "The generated set's meta CSV (video_idx, video_path, "
+    "six captions). Env: WORLDFOUNDRY_MIRABENCH_META_CSV.")
+GENERATED_DIR = flags.DEFINE_string(
+    "generated_dir", _env("GENERATED_DIR"), "Folder of <video_idx>.mp4 videos or "
+    "<video_idx>/ frame folders (default: the rows' video_path). "
+    "Env: WORLDFOUNDRY_MIRABENCH_GENERATED_DIR.")
+GT_META_CSV = flags.DEFINE_string(
+    "gt_meta_csv", _env("GT_META_CSV"), "The GT set's meta CSV (for FVD/KVD, FID/KID). "
+    "Env: WORLDFOUNDRY_MIRABENCH_GT_META_CSV.")
+GT_DIR = flags.DEFINE_string(
+    "gt_dir", _env("GT_DIR"), "The GT videos or frame folders, as --generated_dir. "
+    "Env: WORLDFOUNDRY_MIRABENCH_GT_DIR.")
+MODEL_NAME = flags.DEFINE_string(
+    "model_name", _env("MODEL_NAME"), "The model's name (default: --generated_dir's "
+    "folder name). Env: WORLDFOUNDRY_MIRABENCH_MODEL_NAME.")
+STRICT = flags.DEFINE_boolean(
+    "strict", False, "Fail (exit 2) when a meta row has no video; otherwise coverage "
+    "lists it.")
+SEED_3D = flags.DEFINE_integer(
+    "consistency_3d_seed", 0, "OpenCV RNG seed set before each 3D-consistency pair "
+    "(upstream is unseeded, so not reproducible run to run).", lower_bound=0)
+REPEATS_3D = flags.DEFINE_integer(
+    "consistency_3d_repeats", 1, "Run 3D consistency with K seeds (seed..seed+K-1) and "
+    "report the spread of the mean over them; the value is the first seed's.",
+    lower_bound=1)
+KID_SEED = flags.DEFINE_integer(
+    "kid_seed", set_metrics.DEFAULT_KID_SEED, "Seed of KID's random subsets (upstream: "
+    "unseeded).", lower_bound=0)
+FID_INPUT = flags.DEFINE_enum(
+    "fid_input", set_metrics.OFFICIAL_INPUT, [set_metrics.OFFICIAL_INPUT,
+                                              set_metrics.CORRECTED_INPUT],
+    "official: ImageNet-normalised tensors through torchmetrics' normalize=True byte() "
+    "cast, as upstream (distorted, spec §3.7); corrected: the frames' own uint8 pixels "
+    "(NOT the official numbers).")
+
+_RECORDED = ("meta_csv", "generated_dir", "gt_meta_csv", "gt_dir", "model_name", "strict",
+             "consistency_3d_seed", "consistency_3d_repeats", "kid_seed", "fid_input",
+             "output_dir", "device", "limit", "metrics", "resume", "checkpoint_dir",
+             "offline")
+
+
+def _path(value):
+    return paths.user_path(value) if value else None
+
+
+def _config() -> runner.MiraBenchConfig:
+    common = common_flags.common_config()
+    if common.checkpoint_dir is None and _env("ASSET_CHECKPOINT_DIR"):
+        common = dataclasses.replace(common, checkpoint_dir=_env("ASSET_CHECKPOINT_DIR"))
+    bundled = not META_CSV.value
+    if bundled:
+        sample = bundled_sample.extract()
+        print("No --meta_csv given: evaluating the bundled synthetic sample (two generated "
+              f"and two GT clips, extracted to {sample.root}); not MiraBench data.")
+        meta, generated, gt_meta, gt_dir = (sample.meta_csv, sample.generated_dir,
+                                            sample.gt_meta_csv, sample.gt_dir)
+        model = sample.model_name
+    else:
+        meta, generated = _path(META_CSV.value), _path(GENERATED_DIR.value)
+        gt_meta, gt_dir = _path(GT_META_CSV.value), _path(GT_DIR.value)
+        model = (generated or meta.parent).name
+        if (gt_meta is None) != (gt_dir is None) and gt_meta is None:
+            raise errors.InputError("--gt_meta_csv", "the GT meta CSV with --gt_dir",
+                                    "none given")
+    model = MODEL_NAME.value or model
+    output = paths.user_path(common.output_dir or f"worldeval_outputs/mirabench/{model}")
+    return runner.MiraBenchConfig(
+        common=common, meta_csv=meta, generated_dir=generated, output_dir=output,
+        model_name=model, gt_meta_csv=gt_meta, gt_dir=gt_dir, strict=STRICT.value,
+        consistency_3d_seed=SEED_3D.value, consistency_3d_repeats=REPEATS_3D.value,
+        kid_seed=KID_SEED.value, fid_input=FID_INPUT.value, bundled_sample=bundled,
+        recorded_flags=common_flags.flag_values_for_record(_RECORDED))
+
+
+def main(argv):
+    app_main.run_benchmark(argv, _config, runner.run, noun="videos")
+
+
+if __name__ == "__main__":
+    app_main.run(main)
