@@ -11,6 +11,7 @@ from typing import Optional
 
 from absl import flags
 
+from benchmarks.common import shards
 from benchmarks.common.errors import InputError
 
 OUTPUT_DIR = flags.DEFINE_string(
@@ -36,6 +37,17 @@ OFFLINE = flags.DEFINE_boolean(
                    for v in ("WORLDEVAL_OFFLINE", "HF_HUB_OFFLINE")),
     "Never download: a checkpoint not found locally makes its metric unavailable. "
     "Default: on when WORLDEVAL_OFFLINE or HF_HUB_OFFLINE is 1.")
+NUM_SHARDS = flags.DEFINE_integer(
+    "num_shards", 1, "Split the samples into this many shards (a deterministic partition by "
+    "sample name; stable when samples are added) and evaluate only --shard_index; combine "
+    "the shards' output dirs with `worldeval merge`.", lower_bound=1)
+SHARD_INDEX = flags.DEFINE_integer(
+    "shard_index", 0, "Which shard this run evaluates: 0..--num_shards-1 (e.g. a Slurm array "
+    "task id).", lower_bound=0)
+STORED_ONLY = flags.DEFINE_boolean(
+    "stored_only", False, "Compute no sample: write the outputs from the samples already in "
+    "--output_dir/per_sample_scores.jsonl and record every other sample as not covered "
+    "(what `worldeval merge` runs after combining the shards' stores).")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,6 +61,9 @@ class CommonConfig:
     resume: bool = False
     checkpoint_dir: Optional[str] = None
     offline: bool = False
+    num_shards: int = 1
+    shard_index: int = 0
+    stored_only: bool = False
 
 
 _DEVICE = re.compile(r"^(auto|cpu|mps|cuda(:[0-9]+)?)$")
@@ -64,6 +79,7 @@ def check_device(device: str) -> str:
 def common_config() -> CommonConfig:
     """Reads the shared flags (call from a main only); InputError for unusable values."""
     check_device(DEVICE.value)
+    shards.check(NUM_SHARDS.value, SHARD_INDEX.value)
     return CommonConfig(
         output_dir=OUTPUT_DIR.value,
         device=DEVICE.value,
@@ -72,7 +88,15 @@ def common_config() -> CommonConfig:
         resume=RESUME.value,
         checkpoint_dir=CHECKPOINT_DIR.value,
         offline=OFFLINE.value,
+        num_shards=NUM_SHARDS.value,
+        shard_index=SHARD_INDEX.value,
+        stored_only=STORED_ONLY.value,
     )
+
+
+# The shared flags every runner records in RunInfo.flags (after its own).
+RECORDED = ("output_dir", "device", "limit", "metrics", "resume", "checkpoint_dir", "offline",
+            "num_shards", "shard_index", "stored_only")
 
 
 def flag_values_for_record(names) -> dict:

@@ -5,6 +5,7 @@ import importlib.metadata
 import os
 import pathlib
 import platform
+import shlex
 import socket
 import subprocess
 import sys
@@ -71,6 +72,6 @@ def run_info(started_at: str, duration: float, device: str, flags: dict) -> scor
         duration_seconds=round(duration, 3),
         device=device,
         flags=flags,
-        command=" ".join([pathlib.Path(sys.argv[0]).name] + sys.argv[1:]),
+        command=shlex.join([pathlib.Path(sys.argv[0]).name] + sys.argv[1:]),
         hostname=socket.gethostname(),
     )

@@ -34,6 +34,7 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence
 from absl import logging
 
 from benchmarks.common import family as family_lib
+from benchmarks.common import progress as progress_lib
 from benchmarks.common.errors import InputError
 from benchmarks.common.sample_store import Key, SampleStore
 from metrics.video.frames import FrameInputError
@@ -44,6 +45,8 @@ DIGEST_PREFIX = "input_digest:"  # diagnostics key prefix: a named input digest
 GENERATED = "generated"  # the named digest kept in SampleScore.input_digest
 WARNINGS = "input_warnings"  # diagnostics key: inputs read only in part, one per line
 INTERNAL_ERROR = "internal_error"  # diagnostics key: "1" when the error is our bug
+NOT_COVERED = ("not computed (--stored_only): no shard's per_sample_scores.jsonl holds this "
+               "sample under these settings (a missing shard, or its inputs changed since)")
 
 # A sample's inputs cannot be read or are not what the benchmark expects (a truncated
 # npz is a BadZipFile or an EOFError).
@@ -166,20 +169,26 @@ def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
     outcome.resumed = sum(1 for item in items if ref(item).key in store)
     if outcome.resumed:
         logging.info("%s: resuming, %d samples already scored", label, outcome.resumed)
+    prefetch = prefetch and not store.stored_only
+    progress = progress_lib.Progress(label, len(todo))
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         pending = _submit(pool, load, todo, 0) if prefetch else None
         for i, item in enumerate(todo):
             r = ref(item)
-            logging.info("%s [%d/%d] %s", label, i + 1, len(todo), r.sample_id)
+            if not progress.interactive:
+                logging.info("%s [%d/%d] %s", label, i + 1, len(todo), r.sample_id)
             current = pending
             if prefetch:
                 pending = _submit(pool, load, todo, i + 1)
-            sample = _one(item, r, load, score, current)
+            sample = (_one(item, r, load, score, current) if not store.stored_only
+                      else error_sample(r, NOT_COVERED))
             if is_internal_error(sample):
                 outcome.internal_errors.append(f"{r.split}/{r.sample_id}")
             store.append(sample)
+            progress.update(failed=bool(sample.error))
             if on_sample is not None:
                 on_sample(item, sample)
+    store.put_in_order(ref(item).key for item in items)
     by_key = {(s.split, s.sample_id): s for s in store.samples()}
     outcome.samples = [by_key[ref(item).key] for item in items if ref(item).key in by_key]
     return outcome

@@ -38,16 +38,21 @@ def key_of(sample: scorecard_pb2.SampleScore) -> Key:
 class SampleStore:
     """Append-only store of SampleScore messages, keyed by (split, sample id)."""
 
-    def __init__(self, path: os.PathLike, digest: str, resume: bool):
+    def __init__(self, path: os.PathLike, digest: str, resume: bool, stored_only: bool = False):
+        """`stored_only` (`--stored_only`, what `worldeval merge` runs): resume and keep
+        failed samples too, since nothing is recomputed."""
         self.path = pathlib.Path(path)
         self.digest = digest
+        self.stored_only = stored_only
+        resume = resume or stored_only
         self._samples: Dict[Key, scorecard_pb2.SampleScore] = {}
         self.resumed = 0
         self.discarded_stale = 0
         self.discarded_corrupt = 0
         if resume and self.path.exists():
             for sample in self._read():
-                if sample.diagnostics.get(CONFIG_DIGEST_KEY) == digest and not sample.error:
+                if sample.diagnostics.get(CONFIG_DIGEST_KEY) == digest and (
+                        stored_only or not sample.error):
                     self._samples[key_of(sample)] = sample
                 else:
                     self.discarded_stale += 1
@@ -55,12 +60,26 @@ class SampleStore:
         # Rewrite the kept samples (drops torn lines, stale settings and failed samples,
         # which a resumed run retries).
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._rewrite(list(self._samples.values()))
+
+    def _rewrite(self, samples) -> None:
         tmp = self.path.with_name(self.path.name + ".tmp")
         with open(tmp, "w", encoding="utf-8") as f:
-            for sample in self._samples.values():
+            for sample in samples:
                 f.write(schema.to_json_line(sample))
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, self.path)
         self._file = open(self.path, "a", encoding="utf-8")
+
+    def put_in_order(self, keys: Iterable[Key]) -> None:
+        """Rewrites the file with one line per sample, `keys` first in their order (then
+        any other kept sample), so a fresh, a resumed and a merged run of the same
+        samples leave the same file."""
+        keys = [k for k in keys if k in self._samples]
+        rest = [k for k in self._samples if k not in set(keys)]
+        self._file.close()
+        self._rewrite([self._samples[k] for k in keys + rest])
 
     def _read(self) -> Iterable[scorecard_pb2.SampleScore]:
         """The stored samples; a line that is not one (torn, or corrupted in the middle)

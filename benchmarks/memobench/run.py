@@ -137,13 +137,12 @@ SAMPLE_STEP = flags.DEFINE_integer(
 
 _RECORDED = ("generated_dir", "generated_synthetic_dir", "generated_real_dir", "data_root",
              "model_name", "mode", "clip", "scene", "synthetic_sheet", "real_sheet",
-             "output_dir", "device", "max_side", "sample_step", "limit", "metrics", "resume",
-             "checkpoint_dir", "offline", "flow_backend", "camera_backend", "lpips_backend",
+             "max_side", "sample_step", "flow_backend", "camera_backend", "lpips_backend",
              "raft_checkpoint",
              "lpips_alexnet_checkpoint", "lpips_checkpoint", "prompt_src_syn", "prompt_src_real",
              "steps", "sam3_checkpoint", "sam3_metadata_dir", "judge", "judge_model",
              "judge_base_url", "judge_api_key_env", "judge_timeout_s", "judge_max_attempts",
-             "vqa_failure_cases", "vqa_questions_dir")
+             "vqa_failure_cases", "vqa_questions_dir") + common_flags.RECORDED
 
 
 def _opt_path(value):

@@ -20,8 +20,10 @@ from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
+from benchmarks.common import shards
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
+from benchmarks.memobench import clip_eval
 from benchmarks.memobench import combine
 from benchmarks.memobench import dataset
 from benchmarks.memobench import generated as generated_lib
@@ -163,6 +165,7 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
                 if _keep(config, cid, cid.rsplit("_", 1)[0] if split == dataset.SYNTHETIC
                          else dataset.REAL)]
     clips = [c for c in _discover(config, splits) if _keep(config, c.clip_id, c.scene)]
+    clips = shards.select(clips, lambda c: clip_eval.ref(c).key, config.common)
     if config.common.limit:
         clips = clips[:config.common.limit]
     if not clips:
@@ -201,7 +204,7 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     if ORS in steps and "ORS" in metric_ids_run:
         ors = ors_step.run_ors(clips, data_root, config.step1, out.dir, config.common.resume,
                                config.sam3_metadata_dir, config.synthetic_sheet,
-                               config.real_sheet, resolved=sam3)
+                               config.real_sheet, sam3, config.common.stored_only)
         results["ORS"] = ors.metric
         step_samples.append(ors.samples)
         checkpoints += ors.checkpoints
@@ -292,5 +295,6 @@ def _run_vqa(config: MemobenchConfig, data_root: pathlib.Path, output_dir: pathl
                      for m in vqa_step.METRIC_IDS])
     return vqa_step.run_vqa(config.generated_synthetic_dir, output_dir, config.model_name,
                             judge=config.judge, data_root=data_root,
-                            failure_cases=config.vqa_failure_cases,
-                            questions_dir=config.vqa_questions_dir, resume=config.common.resume)
+                            failure_cases=config.vqa_failure_cases, resume=config.common.resume,
+                            questions_dir=config.vqa_questions_dir,
+                            stored_only=config.common.stored_only)

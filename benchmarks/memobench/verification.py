@@ -18,6 +18,7 @@ import dataclasses
 from typing import Collection, Dict, List, Mapping, Optional, Sequence
 
 from benchmarks.common import scorecard as card_lib
+from benchmarks.common import shards
 from benchmarks.common import trust
 from benchmarks.memobench import metric_specs
 from benchmarks.memobench import official_clips
@@ -188,6 +189,7 @@ def assess(card: scorecard_pb2.Scorecard, config, discovered: int,
         blockers += coverage_blockers(evaluated_by_step(samples), failed, card.metrics)
     blockers += metric_blockers(card.metrics)
     blockers += trust.internal_error_blockers(card.coverage)
+    blockers += shards.subset_blockers(config.common)
     if config.max_side != OFFICIAL_MAX_SIDE:
         deviations.append(f"--max_side={config.max_side} (official {OFFICIAL_MAX_SIDE})")
     if config.sample_step != OFFICIAL_SAMPLE_STEP:

@@ -6,6 +6,7 @@ import pytest
 
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
+from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import metric_specs
 from benchmarks.memobench import official_clips
 from benchmarks.memobench import verification
@@ -19,7 +20,7 @@ _VQA_IDS = set(verification.VQA.metric_ids)
 
 def _config(bundled=False, max_side=640, sample_step=4):
     return types.SimpleNamespace(bundled_sample=bundled, max_side=max_side,
-                                 sample_step=sample_step)
+                                 sample_step=sample_step, common=CommonConfig())
 
 
 def _samples(drop=(), fail=(), no_vqa=(), extra=(), no_metric=()):

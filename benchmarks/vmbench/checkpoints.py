@@ -12,6 +12,7 @@ whose vocab.txt has sha256 07eced37... (the tokenizer is what GroundingDINO take
 it; its BERT weights come from the GroundingDINO checkpoint).
 """
 
+from benchmarks.common import model_pins
 from metrics.checkpoints import resolver
 
 _HUB = "GD-ML/VMBench"
@@ -20,12 +21,7 @@ GROUNDING_DINO_SWINB = resolver.CheckpointSpec(
     name="vmbench_groundingdino_swinb", filename="groundingdino_swinb_cogcoor.pth",
     hf_repo=_HUB, license="Apache-2.0 (IDEA-Research/GroundingDINO)",
     approx_size_bytes=939_440_816)
-BERT_BASE_UNCASED = resolver.CheckpointSpec(
-    name="bert_base_uncased_snapshot", filename="vocab.txt",
-    hf_repo="google-bert/bert-base-uncased",
-    hf_revision="86b5e0934494bd15c9632b12f734a8a67f723594", snapshot=True,
-    sha256="07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
-    license="Apache-2.0")
+BERT_BASE_UNCASED = model_pins.BERT_BASE_UNCASED
 SAM_VIT_H = resolver.CheckpointSpec(
     name="vmbench_sam_vit_h", filename="sam_vit_h_4b8939.pth", hf_repo=_HUB,
     sha256="a7bf3b02f3ebf1267aba913ff637d9a2d5c33d3173bb679e46d9f338c26f262e",

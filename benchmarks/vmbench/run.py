@@ -87,8 +87,7 @@ MSS_DTYPE = flags.DEFINE_enum(
 
 _RECORDED = ("video_dir", "prompt_manifest", "model_name", "pas_backend", "grid_size",
              "sam_boxes", "tcs_query_frame", "cas_faithful_random_init", "cas_batch_size",
-             "mss_batch_frames", "mss_dtype",
-             "output_dir", "device", "limit", "metrics", "resume", "checkpoint_dir", "offline")
+             "mss_batch_frames", "mss_dtype") + common_flags.RECORDED
 
 
 def _config() -> runner.VmbenchConfig:

@@ -21,6 +21,7 @@ from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
+from benchmarks.common import shards
 from benchmarks.common import trust
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
@@ -122,15 +123,17 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
         raise InputError(config.video_dir, "at least one <index>.mp4 of the prompt suite "
                          f"({config.prompt_manifest.name}: {suite[0].index}..)",
                          f"none ({len(layout.unmatched)} other entries)")
-    items = list(layout.videos)[:config.common.limit] if config.common.limit else list(
-        layout.videos)
+    items = shards.select(list(layout.videos), lambda item: sample_lib.ref(item).key,
+                          config.common)
+    items = items[:config.common.limit] if config.common.limit else items
     families, reasons = _prepare(config, metric_ids)
     out = outputs_lib.RunOutputs(config.output_dir)
     digest = config_digest({"version": BENCHMARK_VERSION, "metrics": sorted(metric_ids),
                             "pas_backend": config.pas_backend, "grid": config.grid_size,
                             "quirks": dataclasses.asdict(config.quirks),
                             "cas_init": config.cas_init, "mss_dtype": config.mss_dtype})
-    with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume) as store:
+    with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume,
+                     config.common.stored_only) as store:
         outcome = sample_loop.run(
             items, sample_lib.ref, store, label="VMBench", load=sample_lib.load,
             score=lambda item, loaded: sample_lib.score(item, loaded, families),

@@ -3,6 +3,7 @@
 from typing import List
 
 from benchmarks.common import scorecard as card_lib
+from benchmarks.common import shards
 from benchmarks.common import trust
 from benchmarks.vmbench import metric_specs
 from benchmarks.vmbench import prompt_suite
@@ -34,9 +35,7 @@ def assess(card: scorecard_pb2.Scorecard, config, evaluated: int,
         blockers.append(card_lib.blocker(
             scorecard_pb2.INCOMPLETE_COVERAGE, f"{len(cov.missing_sample_ids)} of "
             f"{cov.expected} prompts have no <index>.mp4"))
-    if config.common.limit:
-        blockers.append(card_lib.blocker(
-            scorecard_pb2.INCOMPLETE_COVERAGE, f"--limit={config.common.limit}"))
+    blockers.extend(shards.subset_blockers(config.common))
     if cov.failed:
         blockers.append(card_lib.blocker(
             scorecard_pb2.SAMPLE_ERRORS, f"{cov.failed} videos failed: "

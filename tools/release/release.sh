@@ -12,27 +12,45 @@ cd "$(dirname "$0")/../.."
 
 RUNNERS=(//benchmarks/memobench:run //benchmarks/vmbench:run)
 
-# Builds the runners and writes "sha256  name" lines to $1. The intermediate <name>.zip
-# (the same bytes without the shebang) is deleted at once: each runner zip is GBs (torch),
-# and the disk must hold only one copy of each.
+# A runner's release file is its Python zip behind one shebang line, byte for byte what
+# `--build_python_zip` makes bazel-bin/<pkg>/<name> (echo '#!/usr/bin/env python3' | cat -
+# <name>.zip). The zip comes from the py_binary's python_zip_file output group rather
+# than from --build_python_zip, which would also zip every Python tool the build runs
+# (the bundled-sample packers, 100 MB of wheels each) and run those tools from zips.
+SHEBANG='#!/usr/bin/env python3'
+
+zip_of() {
+  local pkg=${1#//}; pkg=${pkg%%:*}
+  echo "bazel-bin/$pkg/${1##*:}.zip"
+}
+
+release_name() {
+  local pkg=${1#//}; pkg=${pkg%%:*}
+  echo "$(basename "$pkg")-${1##*:}"
+}
+
+# Builds the runners' zips and writes "sha256  name" lines (of the release files) to $1.
+# Each zip is GBs (torch): the release file is hashed as a stream, never written twice.
+# The zip actions run unsandboxed (PythonZipper=local): a sandbox would first lay out, then
+# delete, a symlink for each of the ~60k files the zipper reads from its explicit list.
 build() {
-  ./bazelw build --build_python_zip "${RUNNERS[@]}" >&2
+  ./bazelw build --output_groups=python_zip_file --strategy=PythonZipper=local \
+    "${RUNNERS[@]}" >&2
   : > "$1"
   for target in "${RUNNERS[@]}"; do
-    pkg=${target#//}; pkg=${pkg%%:*}; name=${target##*:}
-    rm -f "bazel-bin/$pkg/$name.zip"
-    echo "$(sha256sum < "bazel-bin/$pkg/$name" | cut -d' ' -f1)  $(basename "$pkg")-$name" >> "$1"
+    sum=$({ echo "$SHEBANG"; cat "$(zip_of "$target")"; } | sha256sum | cut -d' ' -f1)
+    echo "$sum  $(release_name "$target")" >> "$1"
   done
 }
 
-# Moves the built runners into dist/ (moved, not copied: one copy on disk).
+# Writes dist/<benchmark>-run from each zip, then deletes the zip.
 publish() {
   mkdir -p dist
   for target in "${RUNNERS[@]}"; do
-    pkg=${target#//}; pkg=${pkg%%:*}; name=${target##*:}
-    out="dist/$(basename "$pkg")-$name"
+    out="dist/$(release_name "$target")"
     rm -f "$out"
-    mv -f "bazel-bin/$pkg/$name" "$out"
+    { echo "$SHEBANG"; cat "$(zip_of "$target")"; } > "$out"
+    rm -f "$(zip_of "$target")"
     chmod 755 "$out"
   done
   mv -f "$1" dist/SHA256SUMS

@@ -7,13 +7,15 @@ from typing import Dict, List, Optional, Tuple
 
 from benchmarks.common import paths
 from tools.catalog import catalog_lib
+from tools.merge import merge_lib
 
 EXIT_USAGE = 2
 # Subcommand -> the target whose binary it starts; run/import depend on the benchmark.
 TOOLS = {"preflight": "//tools/preflight:preflight", "assets": "//tools/assets:assets",
          "catalog": "//tools/catalog:catalog"}
 PER_BENCHMARK = ("run", "import")
-SUBCOMMANDS = PER_BENCHMARK + tuple(TOOLS)
+MERGE = "merge"  # shards' output dirs -> one run's outputs, through the benchmark's :run
+SUBCOMMANDS = PER_BENCHMARK + (MERGE,) + tuple(TOOLS)
 
 
 class UsageError(Exception):
@@ -26,14 +28,19 @@ def runfile_of(label: str) -> str:
     return f"{package}/{name}"
 
 
-def benchmark_flag(args: List[str]) -> Optional[str]:
-    """The value of --benchmark=X or --benchmark X, if given."""
+def flag_value(args: List[str], name: str) -> Optional[str]:
+    """The value of --name=X or --name X, if given."""
     for i, arg in enumerate(args):
-        if arg.startswith("--benchmark="):
+        if arg.startswith(f"--{name}="):
             return arg.split("=", 1)[1]
-        if arg == "--benchmark" and i + 1 < len(args):
+        if arg == f"--{name}" and i + 1 < len(args):
             return args[i + 1]
     return None
+
+
+def benchmark_flag(args: List[str]) -> Optional[str]:
+    """The value of --benchmark=X or --benchmark X, if given."""
+    return flag_value(args, "benchmark")
 
 
 def _without_benchmark(args: List[str]) -> List[str]:
@@ -46,6 +53,25 @@ def _without_benchmark(args: List[str]) -> List[str]:
         elif not arg.startswith("--benchmark="):
             out.append(arg)
     return out
+
+
+def merge_args(benchmark: str, args: List[str]) -> List[str]:
+    """`merge --inputs=O1,O2,... --output_dir=O [--allow_missing_shards]`: checks and
+    combines the shards (tools/merge), then the runner arguments that finish the run."""
+    known = ("--inputs", "--output_dir", "--allow_missing_shards")
+    unknown = [a for a in args if a.startswith("--") and not a.startswith(known)]
+    if unknown:
+        raise UsageError(f"merge takes --inputs, --output_dir and --allow_missing_shards, "
+                         f"not {' '.join(unknown)}")
+    inputs, output_dir = flag_value(args, "inputs"), flag_value(args, "output_dir")
+    if not inputs or not output_dir:
+        raise UsageError("merge needs --inputs=<shard output dirs, comma-separated> and "
+                         "--output_dir=<a new directory>")
+    try:
+        return merge_lib.prepare([p for p in inputs.split(",") if p], output_dir, benchmark,
+                                 allow_missing="--allow_missing_shards" in args)
+    except merge_lib.MergeError as e:
+        raise UsageError(f"merge: {e}") from e
 
 
 def per_benchmark_targets(kind: str) -> Dict[str, str]:
@@ -69,12 +95,14 @@ def resolve(argv: List[str]) -> Tuple[str, List[str]]:
         raise UsageError(f"{command} needs --benchmark=ID; benchmarks: {', '.join(ids)}")
     if benchmark not in ids:
         raise UsageError(f"unknown benchmark '{benchmark}'; the valid ones are: {', '.join(ids)}")
-    targets = per_benchmark_targets(command)
+    targets = per_benchmark_targets("run" if command == MERGE else command)
     if benchmark not in targets:
         have = ", ".join(f"{b} ({t})" for b, t in targets.items()) or "none"
         raise UsageError(f"worldeval has no {command} program for {benchmark} yet (see "
                          f"`worldeval catalog --benchmark={benchmark}`); {command} exists for: "
                          f"{have}")
+    if command == MERGE:
+        return targets[benchmark], merge_args(benchmark, _without_benchmark(args))
     return targets[benchmark], _without_benchmark(args)
 
 

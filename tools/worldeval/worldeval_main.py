@@ -2,6 +2,7 @@
 
     ./bazelw run //tools:worldeval -- run --benchmark=memobench --generated_dir=... ...
     ./bazelw run //tools:worldeval -- import --benchmark=memobench --eval_csv=...
+    ./bazelw run //tools:worldeval -- merge --benchmark=vmbench --inputs=O1,O2 --output_dir=O
     ./bazelw run //tools:worldeval -- preflight --benchmark=memobench
     ./bazelw run //tools:worldeval -- assets plan --benchmark=memobench
     ./bazelw run //tools:worldeval -- catalog [--benchmark=memobench]
@@ -10,6 +11,8 @@ It starts the program that does the work (a benchmark's :run or :import target, 
 //tools:preflight, //tools:assets, //tools:catalog) from this binary's runfiles, with
 the remaining arguments, in place of this process: its output and exit code are the
 program's. Which benchmarks have a runner or importer comes from the catalog's targets.
+`merge` first checks and combines the shards' stores (tools/merge/merge_lib.py), then
+starts the benchmark's runner on them with `--stored_only`.
 Exit code 2 for an unknown subcommand or benchmark (the message lists the valid ones).
 """
 

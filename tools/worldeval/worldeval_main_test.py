@@ -37,7 +37,7 @@ def test_unknown_subcommand_or_benchmark_lists_the_valid_ones(tmp_path):
     done = WORLDEVAL.run(tmp_path, "evaluate", "--benchmark=memobench")
     assert done.returncode == 2
     assert "unknown subcommand 'evaluate'" in done.stderr
-    assert "run, import, preflight, assets, catalog" in done.stderr
+    assert "run, import, merge, preflight, assets, catalog" in done.stderr
     done = WORLDEVAL.run(tmp_path)
     assert done.returncode == 2 and "unknown subcommand none" in done.stderr
     done = WORLDEVAL.run(tmp_path, "run", "--benchmark=nosuchbench")

@@ -1,4 +1,5 @@
-"""Tests for the //benchmarks/memobench/ors:score_clip binary, run as subprocesses.
+"""Tests for the //benchmarks/memobench/ors:score_clip binary: its main called
+in-process (binary_runner.run_in_process) and, for a missing --prompt, run as a subprocess.
 
 A tiny random SAM-3 is saved in a temporary --checkpoint_dir; every cache points
 inside tmp and HF_HUB_OFFLINE=1, so nothing can be downloaded. Expected values come
@@ -18,7 +19,8 @@ from metrics.segmentation import sam3
 from metrics.segmentation import tiny_sam3
 from metrics.testing import binary_runner
 
-_BINARY = binary_runner.Binary("benchmarks/memobench/ors", "score_clip")
+_BINARY = binary_runner.Binary("benchmarks/memobench/ors", "score_clip",
+                               "benchmarks.memobench.ors.score_clip")
 _run, _run_json = _BINARY.run, _BINARY.run_json
 _PROMPT = "a red ball(subject) on the floor"
 
@@ -76,7 +78,7 @@ def test_bad_input_exits_2(tmp_path, checkpoint_dir):
     done = _run(tmp_path, f"--frames={tmp_path / 'none'}", f"--prompt={_PROMPT}",
                 f"--checkpoint_dir={checkpoint_dir}", "--offline", "--device=cpu")
     assert done.returncode == 2 and "expected a frame folder or a video file" in done.stderr
-    done = _run(tmp_path, f"--frames={tmp_path}", "--device=cpu")
+    done = _BINARY.run_subprocess(tmp_path, f"--frames={tmp_path}", "--device=cpu")
     assert done.returncode == 2 and "prompt" in done.stderr
 
 

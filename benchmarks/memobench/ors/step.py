@@ -166,7 +166,8 @@ def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
             settings: Step1Settings, output_dir: pathlib.Path, resume: bool = False,
             metadata_dir: Optional[pathlib.Path] = None,
             synthetic_sheet: Optional[pathlib.Path] = None,
-            real_sheet: Optional[pathlib.Path] = None, resolved=None) -> OrsOutcome:
+            real_sheet: Optional[pathlib.Path] = None, resolved=None,
+            stored_only: bool = False) -> OrsOutcome:
     """Scores ORS on the generated `clips`; see the module docstring.
 
     Args:
@@ -176,6 +177,8 @@ def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
             (`settings.checkpoints["sam3"]`: a facebook/sam3 snapshot folder).
         output_dir: Where ors_scores.csv and ors_per_sample_scores.jsonl go.
         resume: Keep clips already scored under the same settings.
+        stored_only: Score nothing (`--stored_only`, `worldeval merge`): clips not stored
+            become error rows saying so.
         metadata_dir: The sam3_metadata folder (default: metadata.metadata_dir).
         synthetic_sheet, real_sheet: Phase sheets (default: the official locations).
         resolved: resolve_checkpoint's result, when the caller resolved it already.
@@ -208,11 +211,11 @@ def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
                      revisit.FALLBACK_MAX_COVERAGE),
         "inputs": _file_digests([meta_dir / name for name in metadata_lib.CSV_NAMES.values()]
                                 + list(sheets.values()))})
-    with SampleStore(output_dir / SAMPLES_FILE, digest, resume) as store:
+    with SampleStore(output_dir / SAMPLES_FILE, digest, resume, stored_only) as store:
         recomputed = sample_loop.discard_changed(work, _ref, store, input_digests, "ORS")
         ors_csv.rewrite(csv_path, store.samples())
         scorable = [item for item in work if not item.problem()
-                    and _ref(item).key not in store]
+                    and _ref(item).key not in store and not stored_only]
         detector = None
         if scorable:
             try:

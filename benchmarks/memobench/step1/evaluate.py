@@ -47,7 +47,8 @@ def run_step1(config, clips, rows, data_root: pathlib.Path, metric_ids,
                      for b in [prepared.backend_of(m)] if b is not None},
         "prompt_sources": [_file_digest(p) for p in (config.step1.prompt_src_syn,
                                                       config.step1.prompt_src_real)]})
-    with SampleStore(output_dir / PER_SAMPLE, digest, config.common.resume) as store:
+    with SampleStore(output_dir / PER_SAMPLE, digest, config.common.resume,
+                     config.common.stored_only) as store:
         outcome = sample_loop.run(
             clips, clip_eval.ref, store, label="Step 1",
             load=lambda clip: clip_eval.load(clip, rows, data_root, config.max_side),

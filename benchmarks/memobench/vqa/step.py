@@ -92,6 +92,7 @@ def run_vqa(generated_dir: pathlib.Path, output_dir: pathlib.Path, model_name: s
             data_root: Optional[pathlib.Path] = None,
             failure_cases: Optional[pathlib.Path] = None,
             questions_dir: Optional[pathlib.Path] = None, resume: bool = False,
+            stored_only: bool = False,
             env: Mapping[str, str] = os.environ, sleep=None) -> VqaResult:
     """Runs MemoBench Step 3 over the synthetic generated clips in `generated_dir`.
 
@@ -103,6 +104,8 @@ def run_vqa(generated_dir: pathlib.Path, output_dir: pathlib.Path, model_name: s
         data_root: MemoBench checkout or data/ folder holding vqa_questions/.
         failure_cases / questions_dir: Explicit paths (default: under data_root).
         resume: Reuse clips already scored with the same settings.
+        stored_only: Call no judge (`--stored_only`, `worldeval merge`): clips not stored
+            become error rows saying so.
         env: Where API keys are read (never recorded).
         sleep: Replaces time.sleep in the judge's backoff and polling (tests).
     """
@@ -130,7 +133,7 @@ def run_vqa(generated_dir: pathlib.Path, output_dir: pathlib.Path, model_name: s
     except InputError as e:
         return _unavailable(f"VQA inputs unusable: {e}", settings_backend, expected_ids)
     return _run(cases, clips, pathlib.Path(questions_dir), judge_obj, judge,
-                pathlib.Path(output_dir), results_dir, resume, expected_ids)
+                pathlib.Path(output_dir), results_dir, resume, expected_ids, stored_only)
 
 
 def input_digests(case, clip, questions_dir: pathlib.Path) -> Dict[str, str]:
@@ -147,7 +150,7 @@ def _ref(case) -> sample_loop.SampleRef:
 
 
 def _run(cases, clips, questions_dir, judge_obj, settings, output_dir, results_dir, resume,
-         expected_ids) -> VqaResult:
+         expected_ids, stored_only=False) -> VqaResult:
     backend = judges_lib.backend(judge_obj)
     # The endpoint's address is left out: a local server moved to another port still
     # serves the same model (the Gemini judge's name carries a non-default address).
@@ -157,7 +160,7 @@ def _run(cases, clips, questions_dir, judge_obj, settings, output_dir, results_d
     missing = [c.clip_id for c in cases if c.generated_id not in clips]
     results_dir.mkdir(parents=True, exist_ok=True)
     store_path = output_dir / PER_SAMPLE
-    with SampleStore(store_path, digest, resume) as store, \
+    with SampleStore(store_path, digest, resume, stored_only) as store, \
             tempfile.TemporaryDirectory(prefix="memobench-vqa-") as scratch:
         for case in found:
             if _ref(case).key in store:
