@@ -1,0 +1,51 @@
+"""Writes one self-contained HTML report for one or many runs of one benchmark:
+
+    ./bazelw run //tools:report -- --scorecards=A/scorecard.json --output=report.html
+    ./bazelw run //tools:report -- --scorecards=A/scorecard.json,B/scorecard.json \\
+        --output=report.html
+
+Each run's per-sample scores are read from per_sample_scores.jsonl beside its scorecard.
+With two or more runs the report compares each with the first (paired bootstrap).
+Exit codes: 0 written, 2 unreadable scorecards or scorecards of different benchmarks.
+"""
+
+import sys
+
+from absl import app
+from absl import flags
+
+from metrics import cli_support
+from tools.report import bootstrap
+from tools.report import report_lib
+from tools.report import runs as runs_lib
+
+SCORECARDS = flags.DEFINE_list(
+    "scorecards", None, "Scorecard files (scorecard.json), comma-separated, one benchmark.")
+OUTPUT = flags.DEFINE_string("output", "report.html",
+                             "The HTML file to write (relative to where you ran the command).")
+SEED = flags.DEFINE_integer("seed", bootstrap.DEFAULT_SEED,
+                            "Seed of the comparisons' bootstrap (recorded in the report).")
+RESAMPLES = flags.DEFINE_integer("resamples", bootstrap.DEFAULT_RESAMPLES,
+                                 "Bootstrap resamples of the comparisons.", lower_bound=100)
+WORST = flags.DEFINE_integer("worst", report_lib.DEFAULT_WORST,
+                             "How many worst samples to list per metric.", lower_bound=1)
+
+
+def main(argv):
+    if len(argv) > 1:
+        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
+    paths = [cli_support.user_path(p) for p in SCORECARDS.value or []]
+    try:
+        out = report_lib.write_report(paths, cli_support.user_path(OUTPUT.value),
+                                      seed=SEED.value, resamples=RESAMPLES.value,
+                                      worst=WORST.value)
+    except runs_lib.RunError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return cli_support.EXIT_BAD_INPUT
+    print(f"wrote {out}")
+    return cli_support.EXIT_OK
+
+
+if __name__ == "__main__":
+    flags.mark_flag_as_required("scorecards")
+    app.run(main, flags_parser=cli_support.parse_flags)
