@@ -12,7 +12,7 @@ from tools.merge import merge_lib
 EXIT_USAGE = 2
 # Subcommand -> the target whose binary it starts; run/import depend on the benchmark.
 TOOLS = {"preflight": "//tools/preflight:preflight", "assets": "//tools/assets:assets",
-         "catalog": "//tools/catalog:catalog"}
+         "catalog": "//tools/catalog:catalog", "compare": "//tools/report:compare"}
 PER_BENCHMARK = ("run", "import")
 MERGE = "merge"  # shards' output dirs -> one run's outputs, through the benchmark's :run
 SUBCOMMANDS = PER_BENCHMARK + (MERGE,) + tuple(TOOLS)

@@ -6,11 +6,13 @@
     ./bazelw run //tools:worldeval -- preflight --benchmark=memobench
     ./bazelw run //tools:worldeval -- assets plan --benchmark=memobench
     ./bazelw run //tools:worldeval -- catalog [--benchmark=memobench]
+    ./bazelw run //tools:worldeval -- compare --scorecards=A/scorecard.json,B/scorecard.json
 
 It starts the program that does the work (a benchmark's :run or :import target, or
-//tools:preflight, //tools:assets, //tools:catalog) from this binary's runfiles, with
-the remaining arguments, in place of this process: its output and exit code are the
-program's. Which benchmarks have a runner or importer comes from the catalog's targets.
+//tools:preflight, //tools:assets, //tools:catalog, //tools/report:compare) from this
+binary's runfiles, with the remaining arguments, in place of this process: its output
+and exit code are the program's. Which benchmarks have a runner or importer comes from
+the catalog's targets.
 `merge` first checks and combines the shards' stores (tools/merge/merge_lib.py), then
 starts the benchmark's runner on them with `--stored_only`.
 Exit code 2 for an unknown subcommand or benchmark (the message lists the valid ones).

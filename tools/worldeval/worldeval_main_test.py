@@ -33,11 +33,16 @@ def test_assets_and_run_pass_their_arguments_through(tmp_path):
     assert "--generated_dir" in run.stdout  # the runner's own help (absl exits 1 after it)
 
 
+def test_compare_runs_the_comparison_program(tmp_path):
+    done = WORLDEVAL.run(tmp_path, "compare", "--scorecards=only_one.json")
+    assert done.returncode == 2 and "--scorecards takes two files" in done.stderr
+
+
 def test_unknown_subcommand_or_benchmark_lists_the_valid_ones(tmp_path):
     done = WORLDEVAL.run(tmp_path, "evaluate", "--benchmark=memobench")
     assert done.returncode == 2
     assert "unknown subcommand 'evaluate'" in done.stderr
-    assert "run, import, merge, preflight, assets, catalog" in done.stderr
+    assert "run, import, merge, preflight, assets, catalog, compare" in done.stderr
     done = WORLDEVAL.run(tmp_path)
     assert done.returncode == 2 and "unknown subcommand none" in done.stderr
     done = WORLDEVAL.run(tmp_path, "run", "--benchmark=nosuchbench")
