@@ -2,7 +2,7 @@
 equal the scorecards', nothing fetched at view time; one subprocess run of //tools:report.
 """
 
-import html.parser
+import os
 import pathlib
 
 import pytest
@@ -10,60 +10,13 @@ import pytest
 from metrics.testing import binary_runner
 from proto import scorecard_pb2
 from tools.report import compare_lib
+from tools.report import dom as dom_lib
 from tools.report import report_lib
 from tools.report import runs as runs_lib
 from tools.report import testdata
 
 REPORT = binary_runner.Binary("tools/report", "report", "tools.report.report_main")
 BUNDLED = pathlib.Path("tools/catalog/evidence/memobench/bundled_sample_scorecard.json")
-
-
-class _Dom(html.parser.HTMLParser):
-    """Section ids, element ids, links, tags, and each data-field element's text."""
-
-    def __init__(self):
-        super().__init__()
-        self.sections, self.ids, self.hrefs, self.tags = [], set(), [], set()
-        self.numbers = {}  # (run, metric, field) -> (text, data-value)
-        self._open = None
-        self.text = []
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        self.tags.add(tag)
-        if tag == "section":
-            self.sections.append(a.get("id"))
-        if "id" in a:
-            self.ids.add(a["id"])
-        if "href" in a:
-            self.hrefs.append(a["href"])
-        if "data-field" in a:
-            self._open = ((int(a["data-run"]), a["data-metric"], a["data-field"]),
-                          a.get("data-value"), [])
-
-    def handle_endtag(self, tag):
-        if self._open and tag in ("td", "span"):
-            key, value, text = self._open
-            assert key not in self.numbers, f"duplicate cell {key}"
-            self.numbers[key] = ("".join(text), value)
-            self._open = None
-
-    def handle_data(self, data):
-        self.text.append(data)
-        if self._open:
-            self._open[2].append(data)
-
-
-def _parse(text: str) -> _Dom:
-    dom = _Dom()
-    dom.feed(text)
-    return dom
-
-
-def _assert_number(dom, key, expected):
-    text, value = dom.numbers[key]
-    assert float(value) == expected, key
-    assert float(text) == pytest.approx(expected, rel=5e-4), key  # 4 significant digits
 
 
 @pytest.fixture(scope="module")
@@ -73,21 +26,11 @@ def pair_runs(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def pair_dom(pair_runs):
-    return _parse(report_lib.render(pair_runs, seed=4, resamples=500))
-
-
-def _assert_headline_matches(dom, runs):
-    for i, run in enumerate(runs):
-        for m in run.card.metrics:
-            if not m.available:
-                assert dom.numbers[(i, m.id, "value")][0] == "—"
-                continue
-            _assert_number(dom, (i, m.id, "value"), m.value)
-            _assert_number(dom, (i, m.id, "n"), m.sample_count)
-            if m.HasField("ci95"):
-                _assert_number(dom, (i, m.id, "ci_low"), m.ci95.low)
-                _assert_number(dom, (i, m.id, "ci_high"), m.ci95.high)
-        _assert_number(dom, (i, "coverage", "evaluated"), run.card.coverage.evaluated)
+    text = report_lib.render(pair_runs, seed=4, resamples=500)
+    outputs = os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR")
+    if outputs:  # kept with the test's outputs, to look at
+        pathlib.Path(outputs, "pair_report.html").write_text(text, encoding="utf-8")
+    return dom_lib.parse(text)
 
 
 def test_every_panel_is_present_in_order(pair_dom):
@@ -95,7 +38,7 @@ def test_every_panel_is_present_in_order(pair_dom):
 
 
 def test_headline_numbers_equal_the_scorecards(pair_dom, pair_runs):
-    _assert_headline_matches(pair_dom, pair_runs)
+    dom_lib.assert_headline_matches(pair_dom, pair_runs)
 
 
 def test_comparison_numbers_equal_compare(pair_dom, pair_runs):
@@ -107,15 +50,15 @@ def test_comparison_numbers_equal_compare(pair_dom, pair_runs):
             assert pair_dom.numbers[(1, m.key, "difference")][0] == "—"
             continue
         for field in ("mean_a", "mean_b", "difference", "low", "high"):
-            _assert_number(pair_dom, (1, m.key, field), getattr(m, field))
-    _assert_number(pair_dom, (1, "score", "difference"), 1.25)
+            dom_lib.assert_number(pair_dom, (1, m.key, field), getattr(m, field))
+    dom_lib.assert_number(pair_dom, (1, "score", "difference"), 1.25)
 
 
 def test_worst_samples_link_to_their_rows(pair_dom):
     links = [href[1:] for href in pair_dom.hrefs if href.startswith("#sample-")]
     assert links and set(links) <= pair_dom.ids
     # score is higher-better: A's worst sample is s1 (1.0), then s2.
-    _assert_number(pair_dom, (0, "score|x/s1", "sample_value"), 1.0)
+    dom_lib.assert_number(pair_dom, (0, "score|x/s1", "sample_value"), 1.0)
     text = "".join(pair_dom.text)
     assert "ValueError: clip has no frames" in text  # A's failed sample s9
 
@@ -135,9 +78,9 @@ def test_nothing_is_fetched_when_viewed(pair_dom):
 def test_bundled_sample_scorecard(tmp_path):
     runs = runs_lib.load_runs([BUNDLED])
     assert runs[0].samples is None  # only the scorecard is kept as evidence
-    dom = _parse(report_lib.render(runs))
+    dom = dom_lib.parse(report_lib.render(runs))
     assert dom.sections == [p for p in report_lib.PANELS if p != "comparison"]
-    _assert_headline_matches(dom, runs)
+    dom_lib.assert_headline_matches(dom, runs)
     text = "".join(dom.text)
     assert "huggingface-cli download openai/clip-vit-large-patch14" in text
     assert "No per-sample scores: no per_sample_scores.jsonl" in text
@@ -149,7 +92,7 @@ def test_binary_in_process_and_subprocess(pair_runs, tmp_path):
     out = tmp_path / "r" / "report.html"
     done = REPORT.run(tmp_path, f"--scorecards={a},{b}", f"--output={out}", "--worst=1")
     assert done.returncode == 0, done.stderr
-    assert _parse(out.read_text()).sections == list(report_lib.PANELS)
+    assert dom_lib.parse(out.read_text()).sections == list(report_lib.PANELS)
     other = runs_lib.load_run(pathlib.Path(b)).card
     other.benchmark_id = "otherbench"
     odd = testdata.write_run(tmp_path / "odd", other, None)
