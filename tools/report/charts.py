@@ -68,7 +68,7 @@ def metric_chart(title: str, unit: str, labels: Sequence[str],
 def _distribution(ax, ys: List[int], samples: Sequence[List[float]], unit: str) -> None:
     present = [(y, s) for y, s in zip(ys, samples) if s]
     ax.boxplot([s for _, s in present], positions=[y for y, _ in present], orientation="horizontal",
-               widths=0.5, showfliers=False)
+               widths=0.5, showfliers=False, manage_ticks=False)
     for y, values in present:
         offsets = [((i * 0.618) % 1.0 - 0.5) * 0.3 for i in range(len(values))]
         ax.scatter(values, [y + o for o in offsets], s=8, alpha=0.5, color=_COLOR)

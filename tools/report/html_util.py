@@ -28,6 +28,10 @@ th { background: #f5f5f5; } td.num { text-align: right; font-variant-numeric: ta
 """
 
 
+# The page itself forbids any fetch: a browser blocks (and logs) whatever would load.
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
 def esc(text) -> str:
     return html.escape(str(text), quote=True)
 
@@ -77,6 +81,7 @@ def panel(panel_id: str, title: str, body: str) -> str:
 
 def page(title: str, body: str) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">'
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{esc(title)}</title><style>{CSS}</style></head>"
             f"<body>{body}</body></html>\n")

@@ -1,0 +1,77 @@
+"""The report opened in headless Chromium (Debian's `chromium`): no console message
+(the page forbids every fetch by its Content-Security-Policy, so anything it would load
+is logged), every panel in the rendered DOM, the DOM's numbers equal the scorecards', a
+screenshot in the test outputs. Skips, saying why, where chromium is not installed."""
+
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+from tools.report import dom as dom_lib
+from tools.report import html_util
+from tools.report import report_lib
+from tools.report import runs as runs_lib
+from tools.report import testdata
+
+BUNDLED = pathlib.Path("tools/catalog/evidence/memobench/bundled_sample_scorecard.json")
+_CANDIDATES = ("chromium", "chromium-browser", "/usr/bin/chromium")
+
+
+def _chromium() -> str:
+    found = next((shutil.which(c) for c in _CANDIDATES if shutil.which(c)), None)
+    if not found:
+        pytest.skip("headless Chromium is not installed (Debian: apt-get install -y "
+                    "chromium; .ci/run installs it)")
+    return found
+
+
+def _open(page: pathlib.Path, tmp_path: pathlib.Path, *extra):
+    """(DOM after load, console lines) of `page`; the network is cut off too."""
+    done = subprocess.run(
+        [_chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+         "--disable-dev-shm-usage", "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
+         "--host-resolver-rules=MAP * ~NOTFOUND", f"--user-data-dir={tmp_path / 'profile'}",
+         *extra, page.as_uri()],
+        capture_output=True, text=True, timeout=60, check=False,
+        env=dict(os.environ, HOME=str(tmp_path)))
+    assert done.returncode == 0, done.stderr[-2000:]
+    console = [l for l in done.stderr.splitlines() if ":CONSOLE" in l]
+    return done.stdout, console
+
+
+def _outputs(tmp_path: pathlib.Path) -> pathlib.Path:
+    return pathlib.Path(os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR", tmp_path))
+
+
+def _check(runs, name: str, tmp_path: pathlib.Path, panels) -> None:
+    page = tmp_path / f"{name}.html"
+    page.write_text(report_lib.render(runs, resamples=500), encoding="utf-8")
+    shot = _outputs(tmp_path) / f"{name}.png"
+    rendered, console = _open(page, tmp_path, "--dump-dom", "--window-size=1280,2400",
+                              f"--screenshot={shot}")
+    assert console == []
+    dom = dom_lib.parse(rendered)
+    assert dom.sections == list(panels)
+    dom_lib.assert_headline_matches(dom, runs)
+    assert shot.stat().st_size > 10_000
+
+
+def test_two_model_comparison_in_the_browser(tmp_path):
+    runs = runs_lib.load_runs(testdata.write_pair(tmp_path / "runs"))
+    _check(runs, "comparison_report", tmp_path, report_lib.PANELS)
+
+
+def test_bundled_sample_report_in_the_browser(tmp_path):
+    panels = [p for p in report_lib.PANELS if p != "comparison"]
+    _check(runs_lib.load_runs([BUNDLED]), "memobench_bundled_sample_report", tmp_path, panels)
+
+
+def test_the_console_check_sees_a_blocked_fetch(tmp_path):
+    page = tmp_path / "fetches.html"
+    page.write_text(html_util.page("fetches", '<img src="https://example.invalid/x.png">'),
+                    encoding="utf-8")
+    _, console = _open(page, tmp_path, "--dump-dom")
+    assert any("Content Security Policy" in line for line in console), console
