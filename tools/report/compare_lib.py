@@ -1,6 +1,6 @@
 """Comparing two runs of one benchmark: per metric, B minus A over the samples both
 evaluated, with a paired bootstrap 95% interval, and warnings where the comparison is
-not like for like (code, backend, checkpoint, coverage). A flagged comparison is shown,
+not like for like (code, protocol and run flags, backend, checkpoint, coverage). A flagged comparison is shown,
 never hidden."""
 
 import dataclasses
@@ -49,6 +49,18 @@ class Comparison:
         return bool(self.warnings) or any(m.warnings for m in self.metrics)
 
 
+# Run flags that name the inputs, the outputs or the model: they differ between any two
+# models' runs and say nothing about the protocol.
+_PER_RUN_FLAGS = ("generated", "output", "model_name", "_dir", "resume", "shard", "api_key")
+
+
+def _flag_differences(a: runs_lib.Run, b: runs_lib.Run) -> List[str]:
+    fa, fb = a.card.run.flags, b.card.run.flags
+    names = sorted(n for n in set(fa) | set(fb)
+                   if not any(part in n for part in _PER_RUN_FLAGS) and fa.get(n) != fb.get(n))
+    return [f"{n}={fa.get(n, '(unset)')} vs {fb.get(n, '(unset)')}" for n in names]
+
+
 def _evaluated_ids(run: runs_lib.Run):
     if run.samples is None:
         return None
@@ -67,6 +79,13 @@ def run_warnings(a: runs_lib.Run, b: runs_lib.Run) -> List[str]:
     if a.card.benchmark_version != b.card.benchmark_version:
         out.append(f"benchmark version differs: {a.card.benchmark_version} vs "
                    f"{b.card.benchmark_version}")
+    va, vb = a.card.verification, b.card.verification
+    if list(va.deviations) != list(vb.deviations) or va.official_protocol != vb.official_protocol:
+        out.append(f"protocol differs: deviations {list(va.deviations) or 'none'} vs "
+                   f"{list(vb.deviations) or 'none'}")
+    flags = _flag_differences(a, b)
+    if flags:
+        out.append(f"run flags differ: {'; '.join(flags)}")
     ids_a, ids_b = _evaluated_ids(a), _evaluated_ids(b)
     if ids_a is not None and ids_b is not None:
         if ids_a != ids_b:
@@ -120,7 +139,7 @@ def compare_metric(a: runs_lib.Run, b: runs_lib.Run, ra: scorecard_pb2.MetricRes
     both = sorted(set(va) & set(vb))
     out.paired = len(both)
     if not both:
-        notes = [r.samples_note for r in (a, b) if r.samples_note]
+        notes = [f"{r.label}: {r.samples_note}" for r in (a, b) if r.samples_note]
         out.unavailable = ("; ".join(notes) if notes else
                            "no sample carries a value in both runs (a set-level metric, "
                            "or disjoint samples)")

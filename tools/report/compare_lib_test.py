@@ -71,6 +71,19 @@ def test_a_run_against_itself_is_not_flagged(pair):
     assert (score.difference, score.low, score.high, score.excludes_zero) == (0, 0, 0, False)
 
 
+def test_protocol_and_flag_differences_are_warnings(pair, tmp_path):
+    a, b = (runs_lib.load_run(p).card for p in pair)
+    a.run.flags.update({"max_side": "640", "generated_dir": "/x", "output_dir": "/o"})
+    b.run.flags.update({"max_side": "32", "generated_dir": "/y", "output_dir": "/p"})
+    b.verification.deviations.append("--max_side=32 (official: 640)")
+    runs = runs_lib.load_runs([testdata.write_run(tmp_path / "a", a, None),
+                               testdata.write_run(tmp_path / "b", b, None)])
+    warnings = compare_lib.run_warnings(*runs)
+    assert "run flags differ: max_side=640 vs 32" in warnings
+    assert "protocol differs: deviations none vs ['--max_side=32 (official: 640)']" in warnings
+    assert not any("generated_dir" in w or "output_dir" in w for w in warnings)
+
+
 def test_metric_selection_and_unknown_metrics(pair):
     a, b = runs_lib.load_runs(pair)
     assert [m.key for m in compare_lib.compare(a, b, ["err"]).metrics] == ["err"]
