@@ -1,7 +1,7 @@
 """Comparing two runs of one benchmark: per metric, B minus A over the samples both
 evaluated, with a paired bootstrap 95% interval, and warnings where the comparison is
-not like for like (code, protocol and run flags, backend, checkpoint, coverage). A flagged comparison is shown,
-never hidden."""
+not like for like (code, protocol and run flags, backend, checkpoint, coverage). A
+flagged comparison is shown, never hidden."""
 
 import dataclasses
 import math

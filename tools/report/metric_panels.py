@@ -44,18 +44,21 @@ def headline(runs: Sequence[runs_lib.Run]) -> str:
             m = results_by_key(run).get(key)
             if m is None:
                 continue
-            name = f"{m.display_name or m.id}" + (" ★" if m.leaderboard_metric else "")
+            star = " ★" if m.leaderboard_metric else ""
+            name = h.cell(f"{h.esc(m.display_name or m.id)}{star}<br>"
+                          f'<code class="muted">{h.esc(key)}</code>', raw=True)
             direction = "↑ higher better" if m.higher_is_better else "↓ lower better"
             if not m.available:
-                rows.append([h.cell(name), h.cell(run.label), h.number_cell(None, i, key, "value"),
+                rows.append([name, h.cell(run.label), h.number_cell(None, i, key, "value"),
                              h.cell("unavailable", cls="no"), h.cell(""), h.cell(m.unit),
                              h.cell(direction), h.cell(m.unavailable_reason, cls="small")])
                 continue
             ci = m.ci95 if m.HasField("ci95") else None
             low, high = (ci.low, ci.high) if ci is not None else (None, None)
             rows.append([
-                h.cell(name), h.cell(run.label), h.number_cell(m.value, i, key, "value"),
-                h.interval_cell(low, high, i, key), h.number_cell(float(m.sample_count), i, key, "n"),
+                name, h.cell(run.label), h.number_cell(m.value, i, key, "value"),
+                h.interval_cell(low, high, i, key),
+                h.number_cell(float(m.sample_count), i, key, "n"),
                 h.cell(m.unit), h.cell(direction),
                 h.cell(f"{h.esc(m.backend.name or '—')}: {trust(m)}<br>"
                        f'<span class="muted">interval: {_interval_text(m)}</span>',
