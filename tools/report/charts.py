@@ -10,6 +10,7 @@ import os
 import tempfile
 from typing import List, Optional, Sequence
 
+# matplotlib keeps its font cache in MPLCONFIGDIR; HOME may be read-only (a Bazel sandbox).
 os.environ.setdefault("MPLCONFIGDIR", os.path.join(tempfile.gettempdir(), "worldeval-mpl"))
 import matplotlib  # pylint: disable=wrong-import-position
 

@@ -54,6 +54,11 @@ def test_comparison_numbers_equal_compare(pair_dom, pair_runs):
     dom_lib.assert_number(pair_dom, (1, "score", "difference"), 1.25)
 
 
+def test_the_report_is_deterministic(pair_runs):
+    assert report_lib.render(pair_runs, resamples=200) == report_lib.render(pair_runs,
+                                                                            resamples=200)
+
+
 def test_worst_samples_link_to_their_rows(pair_dom):
     links = [href[1:] for href in pair_dom.hrefs if href.startswith("#sample-")]
     assert links and set(links) <= pair_dom.ids
