@@ -19,6 +19,7 @@ from matplotlib import figure as figure_lib  # pylint: disable=wrong-import-posi
 
 _RC = {"svg.fonttype": "none", "svg.hashsalt": "worldeval-report", "font.size": 9}
 _COLOR = "#3465a4"
+_MAX_POINTS = 400  # per run in a distribution panel, so that the SVG stays small
 
 
 def _to_svg(fig: figure_lib.Figure) -> str:
@@ -71,6 +72,7 @@ def _distribution(ax, ys: List[int], samples: Sequence[List[float]], unit: str) 
     ax.boxplot([s for _, s in present], positions=[y for y, _ in present], orientation="horizontal",
                widths=0.5, showfliers=False, manage_ticks=False)
     for y, values in present:
+        values = values[::-(-len(values) // _MAX_POINTS)]  # the box uses all; points thinned
         offsets = [((i * 0.618) % 1.0 - 0.5) * 0.3 for i in range(len(values))]
         ax.scatter(values, [y + o for o in offsets], s=8, alpha=0.5, color=_COLOR)
     ax.set_xlabel(f"per-sample values ({unit})" if unit else "per-sample values")
