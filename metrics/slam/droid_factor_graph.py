@@ -26,6 +26,10 @@ MOTION_CLAMP = 64.0
 LOWMEM_CHUNK = 8
 
 
+class NoEdges(ValueError):
+    """A proximity call found no edge at all (one keyframe); the official code fails too."""
+
+
 def _empty(device):
     return torch.zeros(0, dtype=torch.long, device=device)
 
@@ -199,7 +203,7 @@ class FactorGraph:
                               beta: float, thresh: float, remove: bool = False) -> None:
         """Band plus distance-ranked edges (metrics/slam/droid_graph.py).
 
-        Raises ValueError when there is no edge at all (one keyframe), where the
+        Raises NoEdges when there is no edge at all (one keyframe), where the
         official code fails unpacking an empty edge list.
         """
         t = self.video.counter
@@ -212,7 +216,7 @@ class FactorGraph:
                                             thresh=thresh, max_factors=self.max_factors,
                                             t0=t0, t1=t1, existing=existing)
         if not edges:
-            raise ValueError(f"no proximity edge over {t} keyframe(s): the official "
+            raise NoEdges(f"no proximity edge over {t} keyframe(s): the official "
                              "add_proximity_factors fails on the empty edge list")
         ei, ej = zip(*edges)
         self.add_factors(ei, ej, remove)

@@ -95,8 +95,8 @@ def track_sequence(net, frames: Sequence, args, internals, backend_steps: Sequen
     """The official loop over (t, image [1, 3, H, W] uint8 BGR, intrinsics) triples:
     frames with t < t0 are skipped while tracking, the filler sees all of them.
 
-    Raises ValueError when the global graph has no edge (a single keyframe), where the
-    official code raises too.
+    Raises droid_factor_graph.NoEdges (a ValueError) when the global graph has no edge
+    (a single keyframe), where the official code raises too.
     """
     frames = list(frames)
     if not frames:
