@@ -8,6 +8,7 @@ share one DROID-SLAM family (droid_metrics.py). A metric no family computes is
 unavailable with the reason.
 """
 
+import importlib
 from typing import Dict, List
 
 from benchmarks.common import family as family_lib
@@ -71,14 +72,12 @@ def prepare(config, metric_ids) -> family_lib.Prepared:
                 families.append(build(config, [m]))
             except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
                 unavailable[m] = (str(e), None)
-    # pylint: disable=import-outside-toplevel  (torch only when a model family is built)
-    from benchmarks.worldscore import droid_metrics
-    from benchmarks.worldscore import flow_metrics
-    for group, build in ((FLOW_METRICS, flow_metrics.build), (DROID_METRICS, droid_metrics.build)):
+    for group, module in ((FLOW_METRICS, "flow_metrics"), (DROID_METRICS, "droid_metrics")):
         wanted = [m for m in group if m in metric_ids]
         if not wanted:
             continue
-        try:
+        try:  # imported only when wanted (torch, cvxpy)
+            build = importlib.import_module("benchmarks.worldscore." + module).build
             families.append(build(config, wanted))
         except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
             unavailable.update({m: (str(e), None) for m in wanted})
