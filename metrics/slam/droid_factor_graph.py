@@ -24,6 +24,7 @@ from metrics.slam import projective
 DAMPING_INIT = 1e-6
 MOTION_CLAMP = 64.0
 LOWMEM_CHUNK = 8
+ALT_EDGES = 8  # memory bound of our AltCorrBlock (it builds each edge's volume)
 
 
 class NoEdges(ValueError):
@@ -32,6 +33,14 @@ class NoEdges(ValueError):
 
 def _empty(device):
     return torch.zeros(0, dtype=torch.long, device=device)
+
+
+def _alt_corr(corr_op, coords, ii, jj):
+    """AltCorrBlock over at most ALT_EDGES edges at a time (ours builds each edge's
+    volume; edges are independent, so the result is the same as one call)."""
+    parts = [corr_op(coords[:, k:k + ALT_EDGES], ii[k:k + ALT_EDGES], jj[k:k + ALT_EDGES])
+             for k in range(0, len(ii), ALT_EDGES)]
+    return torch.cat(parts, dim=1)
 
 
 class FactorGraph:
@@ -179,7 +188,7 @@ class FactorGraph:
                     continue  # the official call on no edge changes nothing
                 iis, jjs = self.ii[v], self.jj[v]
                 with self.amp.autocast():
-                    corr1 = corr_op(coords1[:, v], iis, jjs + (iis == jjs).long())
+                    corr1 = _alt_corr(corr_op, coords1[:, v], iis, jjs + (iis == jjs).long())
                     net, delta, weight, damping, upmask = self.update_op(
                         self.net[:, v], self.video.inps[None, iis], corr1, motn[:, v], iis, jjs)
                     if self.upsample:

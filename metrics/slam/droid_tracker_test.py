@@ -138,3 +138,13 @@ def test_corr_block_cat_and_index_equal_one_block():
     assert torch.equal(joined(coords), whole(coords))
     keep = torch.tensor([True, False, True, True, False])
     assert torch.equal(whole[keep](coords[:, keep]), whole(coords)[:, keep])
+
+
+def test_alt_corr_in_edge_batches_equals_one_call():
+    from metrics.slam import droid_factor_graph  # pylint: disable=import-outside-toplevel
+    gen = torch.Generator().manual_seed(1)
+    op = corr.AltCorrBlock(torch.randn(1, 4, 8, 8, 8, generator=gen))
+    ii, jj = torch.tensor([0, 1, 2, 3, 0, 1, 2, 3, 0, 2, 1]), torch.tensor([1, 2, 3, 0, 2, 3, 0, 1, 3, 1, 0])
+    coords = torch.rand(1, 11, 8, 8, 2, generator=gen) * 7
+    batched = droid_factor_graph._alt_corr(op, coords, ii, jj)  # pylint: disable=protected-access
+    assert torch.allclose(batched, op(coords, ii, jj), atol=1e-6, rtol=0)
