@@ -90,16 +90,26 @@ def test_missing_droid_pth_makes_both_unavailable_with_the_fetch_command(tree, t
     del root
 
 
-def test_a_single_keyframe_gives_the_official_failures(monkeypatch):
-    # The tracker's NoEdges (one keyframe): reprojection_error raised (+100 fallback
-    # downstream), camera_error raised (the official job crashes there).
+def test_a_single_keyframe_gives_the_official_failures(tree, tmp_path, monkeypatch):
+    # The tracker's NoEdges (one keyframe, where the official backend fails): both metrics
+    # raised; reprojection_error gets the +100 fallback, camera_error's fallback crashes
+    # the official job, so it is left out with an error naming it.
     from metrics.slam import droid_factor_graph  # pylint: disable=import-outside-toplevel
     from metrics.slam import droid_tracker  # pylint: disable=import-outside-toplevel
 
     def one_keyframe(*args, **kwargs):
         raise droid_factor_graph.NoEdges("no proximity edge over 1 keyframe(s)")
     monkeypatch.setattr(droid_tracker, "track_sequence", one_keyframe)
-    frames = [worldscore_sample.texture(0, i)[..., ::-1].copy() for i in range(3)]
-    out = droid_metrics.instance_outcomes(frames, {}, None, droid_metrics.METRIC_IDS, area=AREA)
-    assert all(isinstance(v, droid_factor_graph.NoEdges) for v in out.values())
-    assert normalize.failure_score(aspects.METRICS[("3d_consistency", "reprojection_error")])[0] == 100
+    root, sample = tree
+    ckpt = tmp_path / "ckpt"
+    (ckpt / droid_slam.DROID_PTH.name).mkdir(parents=True)
+    droid_net_tiny.save_tiny(ckpt / droid_slam.DROID_PTH.name / droid_slam.DROID_PTH.filename)
+    runner.run(_config(sample, tmp_path / "out", ckpt))
+    data = json.loads((tmp_path / "out" / runner.EVALUATIONS_DIR / K01 / "evaluation.json")
+                      .read_text())
+    assert data == {"3d_consistency": {"reprojection_error": {"score": 100,
+                                                              "score_normalized": 0.0}}}
+    row = [json.loads(line) for line in (tmp_path / "out" / "per_sample_scores.jsonl")
+           .read_text().splitlines() if K01 in line][0]
+    assert "NoEdges" in row["unavailable"]["camera_control.camera_error"]
+    del root
