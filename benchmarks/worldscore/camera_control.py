@@ -55,19 +55,22 @@ class CameraError:
         return normalize.normalize(METRIC, self.score)
 
 
-def droid_input(frame_bgr: np.ndarray):
+def droid_input(frame_bgr: np.ndarray, area: int = slam_input.DEFAULT_AREA):
     """(frame, intrinsics) the official image_stream yields for one cv2.imread frame:
-    the resized and cropped (H, W, 3) uint8 BGR frame and the float32 scaled calib."""
+    the resized and cropped (H, W, 3) uint8 BGR frame and the float32 scaled calib.
+    `area` other than 512 * 512 is for tests only (not the official input)."""
     h0, w0 = np.asarray(frame_bgr).shape[:2]
-    return slam_input.prepare_frame(frame_bgr), slam_input.scaled_intrinsics(CALIB, h0, w0)
+    return (slam_input.prepare_frame(frame_bgr, area),
+            slam_input.scaled_intrinsics(CALIB, h0, w0, area))
 
 
-def image_stream(frames_bgr, stride: int = droid_slam.OFFICIAL.stride):
+def image_stream(frames_bgr, stride: int = droid_slam.OFFICIAL.stride,
+                 area: int = slam_input.DEFAULT_AREA):
     """The official image_stream over decoded BGR frames: (t, [1, 3, H, W] uint8 tensor,
     float32 (fx, fy, cx, cy) tensor) for every `stride`-th frame, t counting from 0."""
     import torch  # pylint: disable=import-outside-toplevel
     for t, frame in enumerate(list(frames_bgr)[::stride]):
-        image, intrinsics = droid_input(frame)
+        image, intrinsics = droid_input(frame, area)
         yield t, torch.as_tensor(image).permute(2, 0, 1)[None], torch.as_tensor(intrinsics)
 
 

@@ -90,6 +90,9 @@ class DroidInternals:
       init_iters: update iterations before and after the initial proximity edges.
       init_neighborhood_radius / init_proximity_rad / init_proximity_nms: the
         initialisation's edges (the proximity thresh is frontend_thresh).
+      init_proximity_beta: the initialisation's proximity call leaves beta at the
+        add_proximity_factors default 0.25 (droid_frontend.py::__initialize), not the
+        run's beta 0.3.
       backend_factors_per_keyframe: the global graph's limit is this times the keyframes.
       filler_batch / filler_iters: frames per filler batch; motion-only updates per batch.
       frontend_ba / backend_ba: (lm, ep) of the dense BA call in update / update_lowmem.
@@ -103,6 +106,7 @@ class DroidInternals:
     init_neighborhood_radius: int = 3
     init_proximity_rad: int = 2
     init_proximity_nms: int = 2
+    init_proximity_beta: float = 0.25
     backend_factors_per_keyframe: int = 16
     filler_batch: int = 16
     filler_iters: int = 6

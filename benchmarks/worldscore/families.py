@@ -3,10 +3,12 @@
 A builder takes the run's config and returns a Family (or raises
 resolver.CheckpointUnavailable, whose message carries the fetch command). The flow
 metrics take a `flow(frame_a, frame_b) -> (H, W, 2)` callable (flow_metrics.py): SEA-RAFT
-from its checkpoint unless the config gives another. The metrics of WorldScore
-part 2 and those whose models are not in this version are unavailable with the reason.
+from its checkpoint unless the config gives another; camera_error and reprojection_error
+share one DROID-SLAM family (droid_metrics.py). A metric no family computes is
+unavailable with the reason.
 """
 
+import importlib
 from typing import Dict, List
 
 from benchmarks.common import family as family_lib
@@ -17,12 +19,9 @@ from metrics.checkpoints import resolver
 
 _ID = metric_specs.metric_id
 _SEA_RAFT = "SEA-RAFT optical flow (spring-M, spec §4.5; metrics/flow/sea_raft)"
-PART_2 = "WorldScore part 2 (not in this version): "
-NOT_IN_THIS_VERSION: Dict[str, str] = {
-    _ID("camera_control", "camera_error"): PART_2 + "DROID-SLAM camera tracking (spec §4.1)",
-    _ID("3d_consistency", "reprojection_error"): PART_2 + "DROID-SLAM reprojection error "
-    "(spec §4.4)",
-}
+NOT_IN_THIS_VERSION: Dict[str, str] = {}
+# One DROID-SLAM run per instance feeds both (droid_metrics.py): one family for the two.
+DROID_METRICS = (_ID("camera_control", "camera_error"), _ID("3d_consistency", "reprojection_error"))
 FLOW_METRICS = (_ID("photometric_consistency", "optical_flow_aepe"),
                 _ID("motion_magnitude", "optical_flow"))
 MOTION_ACCURACY = _ID("motion_accuracy", "motion_accuracy")
@@ -73,11 +72,13 @@ def prepare(config, metric_ids) -> family_lib.Prepared:
                 families.append(build(config, [m]))
             except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
                 unavailable[m] = (str(e), None)
-    wanted = [m for m in FLOW_METRICS if m in metric_ids]
-    if wanted:
-        from benchmarks.worldscore import flow_metrics  # pylint: disable=import-outside-toplevel
-        try:
-            families.append(flow_metrics.build(config, wanted))
+    for group, module in ((FLOW_METRICS, "flow_metrics"), (DROID_METRICS, "droid_metrics")):
+        wanted = [m for m in group if m in metric_ids]
+        if not wanted:
+            continue
+        try:  # imported only when wanted (torch, cvxpy)
+            build = importlib.import_module("benchmarks.worldscore." + module).build
+            families.append(build(config, wanted))
         except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
             unavailable.update({m: (str(e), None) for m in wanted})
     built = {m for f in families for m in f.metric_ids}

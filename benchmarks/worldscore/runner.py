@@ -33,7 +33,8 @@ from benchmarks.worldscore import sample as sample_lib
 from proto import scorecard_pb2
 
 BENCHMARK_ID = "worldscore"
-BENCHMARK_VERSION = "worldscore/2"  # bump when a change moves a number (2: pyiqa laion_aes)
+BENCHMARK_VERSION = "worldscore/3"  # bump when a change moves a number (2: pyiqa laion_aes;
+#                                     3: camera_error and reprojection_error from DROID-SLAM)
 EVALUATIONS_DIR = "worldscore_output"
 
 

@@ -168,7 +168,7 @@ def test_scorecard_aspects_headlines_and_unavailable(run):
     assert by_id["style_consistency"].available
     assert by_id["subjective_quality"].available
     assert not by_id["WorldScore-Static"].available
-    assert "DROID-SLAM" in by_id["camera_control.camera_error"].unavailable_reason
+    assert "droid_slam/droid.pth" in by_id["camera_control.camera_error"].unavailable_reason
     assert "MemorySlices/Tartan-C-T-TSKH-spring540x960-M" in by_id[
         "motion_magnitude.optical_flow"].unavailable_reason
     aes = by_id["subjective_quality.clip_aesthetic"].backend

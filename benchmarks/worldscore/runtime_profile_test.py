@@ -3,6 +3,7 @@ computes, and the checkpoints its loaders resolve."""
 
 from benchmarks.common import runtime_profiles
 from benchmarks.worldscore import aspects
+from benchmarks.worldscore import droid_slam
 from benchmarks.worldscore import families
 from benchmarks.worldscore import flow_metrics
 from benchmarks.worldscore import motion_accuracy
@@ -25,7 +26,9 @@ COMPUTED = {"object_detection": (object_control.GROUNDING_DINO_SWINT_OGC,
             "motion_smoothness": (motion_smoothness.VFIMAMBA, lpips.ALEXNET_SPEC,
                                   lpips.LPIPS_ALEX_SPEC),
             "motion_accuracy": (motion_accuracy.SAM2_1_HIERA_B_PLUS,
-                                flow_metrics.SEA_RAFT_SPRING_M)}
+                                flow_metrics.SEA_RAFT_SPRING_M),
+            "camera_error": (droid_slam.DROID_PTH,),
+            "reprojection_error": (droid_slam.DROID_PTH,)}
 
 
 def test_profile_metrics_are_the_table_and_only_the_computed_are_not_pending():

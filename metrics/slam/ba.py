@@ -173,7 +173,7 @@ def _schur(e_ext, q, w, pose_e, kk_e, p):
     return hess, rhs.reshape(-1)
 
 
-def _check(poses, disps, targets, weights, eta, ii, jj, t0, t1, n_depth):
+def _check(poses, disps, targets, weights, eta, ii, jj, t0, t1, n_depth, motion_only=False):
     n, ht, wd = disps.shape
     if poses.shape != (n, 7):
         raise ValueError(f"poses must be [{n}, 7] like disps {tuple(disps.shape)}, got {tuple(poses.shape)}")
@@ -185,7 +185,7 @@ def _check(poses, disps, targets, weights, eta, ii, jj, t0, t1, n_depth):
         raise ValueError(f"need 0 <= t0 < t1 <= {n}, got t0={t0}, t1={t1}")
     if e and int(torch.maximum(ii.max(), jj.max())) >= t1:
         raise ValueError(f"edge indices must be < t1={t1} (the kernel's pose window)")
-    if eta.numel() != n_depth * ht * wd:
+    if not motion_only and eta.numel() != n_depth * ht * wd:  # motion-only: eta is unused
         raise ValueError(f"eta must hold [{n_depth}, {ht}, {wd}] (one map per depth frame), got {tuple(eta.shape)}")
 
 
@@ -203,7 +203,7 @@ def ba(poses, disps, intrinsics, disps_sens, targets, weights, eta, ii, jj,
     ts = torch.arange(t0, t1, device=ii.device)
     ii_exp, jj_exp = torch.cat([ts, ii]), torch.cat([ts, jj])
     kx, kk_exp = torch.unique(ii_exp, sorted=True, return_inverse=True)
-    _check(poses, disps, targets, weights, eta, ii, jj, t0, t1, kx.shape[0])
+    _check(poses, disps, targets, weights, eta, ii, jj, t0, t1, kx.shape[0], motion_only)
     hw = disps.shape[1] * disps.shape[2]
     dx = dz = None
     for _ in range(iterations):

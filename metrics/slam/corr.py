@@ -90,6 +90,20 @@ class CorrBlock:
         ]
         return torch.cat(out, dim=2)
 
+    def __getitem__(self, index):
+        """The block of the edges `index` selects (a mask or indices over the B*N edges)."""
+        out = CorrBlock.__new__(CorrBlock)
+        out.num_levels, out.radius = self.num_levels, self.radius
+        out.pyramid = [level[index] for level in self.pyramid]
+        return out
+
+    def cat(self, other):
+        """This block's edges followed by `other`'s (same levels and radius)."""
+        out = CorrBlock.__new__(CorrBlock)
+        out.num_levels, out.radius = self.num_levels, self.radius
+        out.pyramid = [torch.cat([a, b], 0) for a, b in zip(self.pyramid, other.pyramid)]
+        return out
+
 
 class AltCorrBlock:
     """DROID's memory-light correlation: features pooled instead of the volume.
