@@ -73,6 +73,16 @@ def _run_items(tmp_path, items, score):
     return outcome, lines, seen
 
 
+def test_the_local_executor_never_imports_ray(tmp_path):
+    """Runs first (before the module's Ray starts): --executor=local leaves ray alone."""
+    ray_executor.install(CommonConfig())
+    assert executor_lib.current() is None
+    outcome, lines, _ = _run_items(tmp_path, [0, 1], _score_dying(str(tmp_path), -1, False))
+    assert [s.metrics["value"] for s in outcome.samples] == [1, 11] and len(lines) == 2
+    assert "ray" not in sys.modules
+    assert executor_lib.record() == {"executor": "local"}
+
+
 def test_a_killed_worker_loses_no_sample_and_stores_none_twice(ray, tmp_path):
     del ray
     ray_executor.install(_ray_config(max_sample_retries=2))
@@ -89,13 +99,13 @@ def test_a_killed_worker_loses_no_sample_and_stores_none_twice(ray, tmp_path):
 
 def test_a_sample_that_always_kills_its_worker_is_an_error_row(ray, tmp_path):
     del ray
-    ray_executor.install(_ray_config(max_sample_retries=1))
+    ray_executor.install(_ray_config(max_sample_retries=0))
     items = list(range(5))
     outcome, lines, _ = _run_items(tmp_path, items, _score_dying(str(tmp_path), 2, True))
     assert len(lines) == 5
     bad = outcome.samples[2]
-    assert "its Ray worker died 2 times" in bad.error
-    assert "--max_sample_retries=1" in bad.error
+    assert "its Ray worker died" in bad.error and "1 of them with no other sample" in bad.error
+    assert "--max_sample_retries=0" in bad.error
     assert not sample_loop.is_internal_error(bad)
     assert [s.metrics["value"] for i, s in enumerate(outcome.samples) if i != 2] == [
         1, 11, 31, 41]

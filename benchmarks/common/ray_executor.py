@@ -7,10 +7,11 @@ samples with back-pressure, at most `IN_FLIGHT` per actor, so decoded frames sta
 the actors and never pile up; each result is streamed back and appended to the
 SampleStore as it arrives (the loop puts the file in sample order at the end), so
 --resume works across executors. A sample whose actor died (a crash, a lost node, a
-killed process) is given to another actor, alone, at most --max_sample_retries times,
-then recorded as an error row naming the deaths; a sample is never stored twice. (The
-samples queued behind it on the dead actor die with it: each is retried alone, so a
-sample that kills its worker cannot use up its neighbours' retries.)
+killed process) is given to another actor, alone; a death while it ran alone counts,
+and after --max_sample_retries+1 of those it is recorded as an error row naming the
+deaths. (Every sample on a dying actor dies with it, and any of them may be the cause:
+each is retried alone, so a sample that kills its worker never uses up its neighbours'
+retries.) A sample is never stored twice.
 
 `ray` is imported only here, and only when --executor=ray asks for it: a local run never
 imports it. With --ray_address empty Ray starts in this process (all local CPUs and
@@ -31,6 +32,9 @@ from benchmarks.common import sample_loop
 from proto import scorecard_pb2
 
 IN_FLIGHT = 2  # samples queued on one actor at a time (one scoring, one waiting)
+# An actor slot that died this many times in a row, scoring nothing in between, is not
+# replaced (e.g. its families cannot be unpickled or do not fit on the device).
+SLOT_DEATHS = 3
 WORKER_LOST = "worker_lost"  # diagnostics key: how many actors died on this sample
 
 
@@ -131,16 +135,17 @@ class _Dispatch:
         self.queue = collections.deque(range(len(todo)))
         self.in_flight: Dict[object, tuple] = {}  # object ref -> (sample, actor, generation)
         self.load = [0] * workers
-        self.deaths = [0] * workers  # a dead actor is replaced until it died retries+1 times
+        self.streak = [0] * workers  # deaths of each slot since it last scored a sample
         self.generation = [0] * workers
         self.lost = collections.Counter()  # sample index -> actor deaths while scoring it
+        self.blamed = collections.Counter()  # ... of them with no other sample on the actor
         self.last_died_on: Dict[int, int] = {}
         self.exclusive = set()  # actors running a sample that was on a dead actor, alone
         self.lost_errors = (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError,
                             ray.exceptions.ObjectLostError)
 
     def _alive(self) -> List[int]:
-        return [a for a, d in enumerate(self.deaths) if d <= self.ex.max_retries + 1]
+        return [a for a, d in enumerate(self.streak) if d < SLOT_DEATHS]
 
     def _pick(self, index: int) -> Optional[int]:
         """The least loaded live actor with room, preferring one this sample did not kill.
@@ -161,9 +166,10 @@ class _Dispatch:
                 return
             index = self.queue.popleft()
             obj = self.ex.actors[actor].evaluate.remote(self.todo[index], self.refs[index])
-            self.in_flight[obj] = (index, actor, self.generation[actor])
+            alone = self.lost[index] > 0
+            self.in_flight[obj] = (index, actor, self.generation[actor], alone)
             self.load[actor] += 1
-            if self.lost[index]:
+            if alone:
                 self.exclusive.add(actor)
 
     def run(self) -> None:
@@ -171,8 +177,8 @@ class _Dispatch:
             self._submit()
             if not self.in_flight:  # every actor is dead: nothing can score the rest
                 for index in list(self.queue):
-                    self._fail(index, "no Ray worker is left (each actor slot died more than "
-                                      f"--max_sample_retries+1={self.ex.max_retries + 1} times)")
+                    self._fail(index, f"no Ray worker is left (each actor died {SLOT_DEATHS} "
+                                      "times in a row without scoring a sample)")
                 self.queue.clear()
                 return
             ready, _ = self.ray.wait(list(self.in_flight), num_returns=1)
@@ -180,7 +186,7 @@ class _Dispatch:
                 self._collect(obj)
 
     def _collect(self, obj) -> None:
-        index, actor, generation = self.in_flight.pop(obj)
+        index, actor, generation, alone = self.in_flight.pop(obj)
         self.load[actor] -= 1
         if self.load[actor] == 0:
             self.exclusive.discard(actor)
@@ -189,32 +195,38 @@ class _Dispatch:
         except self.lost_errors as e:
             if generation == self.generation[actor]:  # its first failed sample: replace it
                 self._replace(actor)
-            self._worker_died(index, actor, e)
+            self._worker_died(index, actor, alone, e)
             return
         except self.ray.exceptions.RayError as e:  # e.g. the item did not unpickle there
             sample = sample_loop.error_sample(
                 self.refs[index], f"internal error on a Ray worker (a worldeval bug; please "
                 f"report it): {type(e).__name__}: {e}", internal=True)
+        self.streak[actor] = 0
         if self.lost[index]:
             sample.diagnostics[WORKER_LOST] = str(self.lost[index])
         self.emit(index, sample)
 
     def _replace(self, actor: int) -> None:
-        self.deaths[actor] += 1
+        self.streak[actor] += 1
         self.generation[actor] += 1
         self.ray.kill(self.ex.actors[actor], no_restart=True)
-        if self.deaths[actor] <= self.ex.max_retries + 1:
+        if self.streak[actor] < SLOT_DEATHS:
             self.ex.actors[actor] = self.start()
 
-    def _worker_died(self, index: int, actor: int, error: Exception) -> None:
+    def _worker_died(self, index: int, actor: int, alone: bool, error: Exception) -> None:
+        """A death while other samples shared the actor is retried without counting (any
+        of them may have caused it); one while the sample ran alone is its own."""
         self.lost[index] += 1
+        self.blamed[index] += int(alone)
         self.last_died_on[index] = actor
         first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
-        logging.warning("%s %s: its Ray worker died (%d of at most %d tries): %s", self.label,
-                        self.refs[index].sample_id, self.lost[index], self.ex.max_retries + 1,
-                        first_line)
-        if self.lost[index] > self.ex.max_retries:
-            self._fail(index, f"its Ray worker died {self.lost[index]} times while scoring it "
+        logging.warning("%s %s: its Ray worker died (%s; %d of at most %d tries alone): %s",
+                        self.label, self.refs[index].sample_id,
+                        "alone" if alone else "with other samples on it", self.blamed[index],
+                        self.ex.max_retries + 1, first_line)
+        if self.blamed[index] > self.ex.max_retries:
+            self._fail(index, f"its Ray worker died {self.lost[index]} times while scoring it, "
+                              f"{self.blamed[index]} of them with no other sample on it "
                               f"(--max_sample_retries={self.ex.max_retries}); last: "
                               f"{type(error).__name__}: {first_line}")
         else:
