@@ -13,6 +13,7 @@ import pytest
 from benchmarks.common import executor as executor_lib
 from benchmarks.common import ray_executor
 from benchmarks.common import sample_loop
+from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
 from benchmarks.common.sample_store import SampleStore
 from metrics.testing import binary_runner
@@ -158,3 +159,13 @@ def test_memobench_step1_on_ray_equals_the_local_loop(ray, tmp_path):
     before = store.read_text()
     _memobench(tmp_path, tmp_path / "ray", "--resume")
     assert store.read_text() == before
+
+
+def test_the_plan_fits_the_cluster(ray):
+    plan = lambda **kw: ray_executor.RayExecutor(CommonConfig(executor="ray", **kw))._plan(
+        ray, todo_count=10)
+    assert plan() == (2, 1.0, 0.0)  # one actor per CPU of this two-CPU Ray, no GPU
+    assert plan(num_workers=4) == (4, 0.5, 0.0)  # more actors than CPUs share them
+    assert plan(num_workers=30)[0] == 10  # never more actors than samples
+    with pytest.raises(InputError, match="GPUs"):
+        plan(gpus_per_worker=1.0)  # this Ray has no GPU: the actors would wait forever

@@ -29,6 +29,7 @@ from absl import logging
 
 from benchmarks.common import executor as executor_lib
 from benchmarks.common import sample_loop
+from benchmarks.common.errors import InputError
 from proto import scorecard_pb2
 
 IN_FLIGHT = 2  # samples queued on one actor at a time (one scoring, one waiting)
@@ -82,7 +83,9 @@ class RayExecutor:
         return ray
 
     def _plan(self, ray, todo_count: int):
-        """(number of actors, GPUs per actor) for this cluster and these flags."""
+        """(number of actors, CPUs and GPUs per actor) for this cluster and these flags;
+        InputError (exit 2) when the actors' GPUs cannot all be placed (they would wait
+        forever). More actors than CPUs share them (a fraction of a CPU each)."""
         resources = ray.cluster_resources()
         gpus = self.gpus_per_worker
         if gpus is None:
@@ -92,6 +95,11 @@ class RayExecutor:
             workers = (int(resources.get("GPU", 0) // gpus) if gpus > 0
                        else int(resources.get("CPU", 1)))
         workers = max(1, min(workers, todo_count))
+        if gpus > 0 and workers * gpus > resources.get("GPU", 0):
+            raise InputError("--num_workers/--gpus_per_worker", f"at most "
+                             f"{resources.get('GPU', 0):g} GPUs in all (the Ray cluster's)",
+                             f"{workers} workers x {gpus:g} GPUs")
+        cpus = min(1.0, resources.get("CPU", 1) / workers)
         nodes = [n for n in ray.nodes() if n.get("Alive")]
         summary = {k: v for k, v in sorted(resources.items())
                    if k in ("CPU", "GPU", "memory") or k.startswith("accelerator_type:")}
@@ -102,18 +110,18 @@ class RayExecutor:
             "ray_gpus_per_worker": f"{gpus:g}",
             "ray_cluster": json.dumps(summary, sort_keys=True),
         })
-        return workers, gpus
+        return workers, cpus, gpus
 
     def record(self) -> Dict[str, str]:
         return dict(self._record)
 
     def evaluate(self, todo, refs, load, score, label, emit) -> None:
         ray = self._connect()
-        workers, gpus = self._plan(ray, len(todo))
+        workers, cpus, gpus = self._plan(ray, len(todo))
         logging.info("%s: %d samples on %d Ray actors (%g GPU each)", label, len(todo),
                      workers, gpus)
         functions = ray.put((load, score))
-        remote = ray.remote(_Worker).options(num_cpus=1, num_gpus=gpus, max_restarts=0)
+        remote = ray.remote(_Worker).options(num_cpus=cpus, num_gpus=gpus, max_restarts=0)
         dispatch = _Dispatch(ray, self, lambda: remote.remote(functions), workers, todo, refs,
                              emit, label)
         try:

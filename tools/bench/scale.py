@@ -22,6 +22,7 @@ from absl import flags
 
 from benchmarks.common import executor as executor_lib
 from benchmarks.common import family as family_lib
+from benchmarks.common import flags as common_flags
 from benchmarks.common import ray_executor
 from benchmarks.common import sample_context
 from benchmarks.common import sample_loop
@@ -40,7 +41,7 @@ _SIZE = flags.DEFINE_integer("size", 128, "Frame height and width (pixels).", lo
 _WORKERS = flags.DEFINE_list("workers", ["1", "2", "4"], "Ray worker counts to measure.")
 _SHARDS = flags.DEFINE_integer("shards", 4, "Shards for the shard+merge measurement.",
                                lower_bound=1)
-_RAY_ADDRESS = flags.DEFINE_string("ray_address", "", "Ray cluster to use; empty starts one.")
+# Also the runners' --ray_address and --gpus_per_worker (benchmarks/common/flags.py).
 
 
 @dataclasses.dataclass(frozen=True)
@@ -140,8 +141,9 @@ def main(argv):
     local = _timed_run(clips, root / "local")
     rows.append(("local loop", local))
     for workers in (int(w) for w in _WORKERS.value):
-        ray_executor.install(CommonConfig(executor="ray", num_workers=workers,
-                                          ray_address=_RAY_ADDRESS.value))
+        ray_executor.install(CommonConfig(
+            executor="ray", num_workers=workers, ray_address=common_flags.RAY_ADDRESS.value,
+            gpus_per_worker=common_flags.GPUS_PER_WORKER.value))
         rows.append((f"ray, {workers} workers", _timed_run(clips, root / f"ray{workers}")))
         cluster = executor_lib.record().get("ray_cluster", "")
     executor_lib.install(None)
