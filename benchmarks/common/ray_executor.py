@@ -73,7 +73,8 @@ class RayExecutor:
         self._record: Dict[str, str] = {"executor": "ray"}
         self.actors: List[object] = []  # the current step's actors (tests kill them)
 
-    def _connect(self):
+    def connect(self):
+        """Ray, initialized (joined or started as the flags say) when it was not yet."""
         ray = _ray()
         if not ray.is_initialized():
             if not self.address:
@@ -116,7 +117,7 @@ class RayExecutor:
         return dict(self._record)
 
     def evaluate(self, todo, refs, load, score, label, emit) -> None:
-        ray = self._connect()
+        ray = self.connect()
         workers, cpus, gpus = self._plan(ray, len(todo))
         logging.info("%s: %d samples on %d Ray actors (%g GPU each)", label, len(todo),
                      workers, gpus)
