@@ -30,3 +30,25 @@ def record() -> Dict[str, str]:
     if _current is None:
         return {"executor": "local"}
     return dict(_current.record())
+
+
+def run_on(remote, todo, refs, load, score, label, emit, on_sample) -> None:
+    """Runs `todo` on `remote`: `emit(item, sample)` as each result arrives (any order),
+    `on_sample(item, sample)` (when given) in `todo`'s order."""
+    arrived = {}
+    next_index = 0
+
+    def arrive(index: int, sample) -> None:
+        nonlocal next_index
+        emit(todo[index], sample)
+        arrived[index] = sample
+        while next_index in arrived:
+            done = arrived.pop(next_index)
+            if on_sample is not None:
+                on_sample(todo[next_index], done)
+            next_index += 1
+
+    remote.evaluate(todo, refs, load, score, label, arrive)
+    if next_index < len(todo):
+        missing = [r.sample_id for r in refs[next_index:]]
+        raise RuntimeError(f"{label}: the executor returned no result for {missing[:5]}")

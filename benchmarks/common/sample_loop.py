@@ -185,7 +185,8 @@ def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
 
     remote = executor_lib.current()
     if remote is not None and todo and not store.stored_only:
-        _run_on(remote, todo, ref, load, score, label, emit, on_sample)
+        executor_lib.run_on(remote, todo, [ref(item) for item in todo], load, score, label,
+                            emit, on_sample)
     else:
         _run_local(todo, ref, load, score, label, emit, on_sample, prefetch,
                    store.stored_only, progress.interactive)
@@ -212,28 +213,6 @@ def _run_local(todo, ref, load, score, label, emit, on_sample, prefetch, stored_
             emit(item, sample)
             if on_sample is not None:
                 on_sample(item, sample)
-
-
-def _run_on(remote, todo, ref, load, score, label, emit, on_sample) -> None:
-    """Another executor (benchmarks/common/executor.py): samples are stored as they
-    arrive, in any order; `on_sample` still sees them in `todo`'s order."""
-    arrived: Dict[int, scorecard_pb2.SampleScore] = {}
-    next_index = 0
-
-    def arrive(index: int, sample: scorecard_pb2.SampleScore) -> None:
-        nonlocal next_index
-        emit(todo[index], sample)
-        arrived[index] = sample
-        while next_index in arrived:
-            done = arrived.pop(next_index)
-            if on_sample is not None:
-                on_sample(todo[next_index], done)
-            next_index += 1
-
-    remote.evaluate(todo, [ref(item) for item in todo], load, score, label, arrive)
-    missing = [ref(todo[i]).sample_id for i in range(next_index, len(todo))]
-    if missing:
-        raise RuntimeError(f"{label}: the executor returned no result for {missing[:5]}")
 
 
 def discard_changed(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
