@@ -58,9 +58,6 @@ class _Worker:
     def evaluate(self, item, ref: sample_loop.SampleRef) -> bytes:
         return sample_loop.evaluate_one(item, ref, self._load, self._score).SerializeToString()
 
-    def pid(self) -> int:
-        return os.getpid()
-
 
 class RayExecutor:
     """Runs `sample_loop.run`'s samples on Ray actors (see the module docstring)."""
@@ -71,7 +68,7 @@ class RayExecutor:
         self.num_workers = common.num_workers
         self.max_retries = common.max_sample_retries
         self._record: Dict[str, str] = {"executor": "ray"}
-        self.actors: List[object] = []  # the current step's actors (tests kill them)
+        self.actors: List[object] = []  # the current step's actors
 
     def connect(self):
         """Ray, initialized (joined or started as the flags say) when it was not yet."""
