@@ -11,6 +11,7 @@ from typing import Optional
 
 from absl import flags
 
+from benchmarks.common import ray_executor
 from benchmarks.common import shards
 from benchmarks.common.errors import InputError
 
@@ -49,6 +50,22 @@ STORED_ONLY = flags.DEFINE_boolean(
     "--output_dir/per_sample_scores.jsonl and record every other sample as not covered "
     "(what `worldeval merge` runs after combining the shards' stores).")
 
+EXECUTOR = flags.DEFINE_enum(
+    "executor", "local", ["local", "ray"], "Where the samples are scored: 'local' (this "
+    "process, one at a time) or 'ray' (one Ray actor per GPU or CPU slot; same outputs, "
+    "resumable across executors).")
+RAY_ADDRESS = flags.DEFINE_string(
+    "ray_address", "", "--executor=ray: the cluster to join, 'auto' (the running one) or "
+    "host:port; empty starts a Ray on this machine.")
+GPUS_PER_WORKER = flags.DEFINE_float(
+    "gpus_per_worker", None, "--executor=ray: GPUs each actor reserves (fractions share a "
+    "GPU). Default: 1 when the Ray cluster has CUDA GPUs, else 0.", lower_bound=0)
+NUM_WORKERS = flags.DEFINE_integer(
+    "num_workers", None, "--executor=ray: how many actors. Default: one per GPU (with "
+    "--gpus_per_worker > 0), else one per CPU of the cluster.", lower_bound=1)
+MAX_SAMPLE_RETRIES = flags.DEFINE_integer(
+    "max_sample_retries", 2, "--executor=ray: how many times a sample whose actor died is "
+    "given to another one before it is recorded as an error row.", lower_bound=0)
 
 @dataclasses.dataclass(frozen=True)
 class CommonConfig:
@@ -64,6 +81,11 @@ class CommonConfig:
     num_shards: int = 1
     shard_index: int = 0
     stored_only: bool = False
+    executor: str = "local"
+    ray_address: str = ""
+    gpus_per_worker: Optional[float] = None
+    num_workers: Optional[int] = None
+    max_sample_retries: int = 2
 
 
 _DEVICE = re.compile(r"^(auto|cpu|mps|cuda(:[0-9]+)?)$")
@@ -77,10 +99,13 @@ def check_device(device: str) -> str:
 
 
 def common_config() -> CommonConfig:
-    """Reads the shared flags (call from a main only); InputError for unusable values."""
+    """Reads the shared flags (call from a main only); InputError for unusable values.
+
+    It also installs the executor the flags ask for (benchmarks/common/ray_executor.py),
+    which every runner's sample loop then uses."""
     check_device(DEVICE.value)
     shards.check(NUM_SHARDS.value, SHARD_INDEX.value)
-    return CommonConfig(
+    config = CommonConfig(
         output_dir=OUTPUT_DIR.value,
         device=DEVICE.value,
         limit=LIMIT.value,
@@ -91,12 +116,20 @@ def common_config() -> CommonConfig:
         num_shards=NUM_SHARDS.value,
         shard_index=SHARD_INDEX.value,
         stored_only=STORED_ONLY.value,
+        executor=EXECUTOR.value,
+        ray_address=RAY_ADDRESS.value,
+        gpus_per_worker=GPUS_PER_WORKER.value,
+        num_workers=NUM_WORKERS.value,
+        max_sample_retries=MAX_SAMPLE_RETRIES.value,
     )
+    ray_executor.install(config)
+    return config
 
 
 # The shared flags every runner records in RunInfo.flags (after its own).
 RECORDED = ("output_dir", "device", "limit", "metrics", "resume", "checkpoint_dir", "offline",
-            "num_shards", "shard_index", "stored_only")
+            "num_shards", "shard_index", "stored_only", "executor", "ray_address",
+            "gpus_per_worker", "num_workers", "max_sample_retries")
 
 
 def flag_values_for_record(names) -> dict:

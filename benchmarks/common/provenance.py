@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 
+from benchmarks.common import executor as executor_lib
 from proto import scorecard_pb2
 from third_party.python import lockfile
 
@@ -66,6 +67,9 @@ def now_rfc3339() -> str:
 
 
 def run_info(started_at: str, duration: float, device: str, flags: dict) -> scorecard_pb2.RunInfo:
+    """The run's times, device and flags, plus the executor that scored its samples (and,
+    for Ray, the actors and cluster resources: "ray_workers", "ray_cluster", ...)."""
+    flags = {**flags, **executor_lib.record()}
     return scorecard_pb2.RunInfo(
         started_at=started_at,
         finished_at=now_rfc3339(),

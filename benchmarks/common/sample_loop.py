@@ -22,6 +22,9 @@ A bug in our own code (anything but an input error) fails that sample with the t
 in its error field, the run goes on, and `Outcome.internal_errors` tells the runner to
 exit 1 at the end. Inputs a sample was scored on though read only in part are listed,
 each naming its file, under diagnostics "input_warnings" (`add_warning`).
+
+Where the loop runs is the executor's choice (benchmarks/common/executor.py): locally,
+one sample at a time, or on Ray actors (--executor=ray), with the same store and rows.
 """
 
 import concurrent.futures
@@ -33,6 +36,7 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence
 
 from absl import logging
 
+from benchmarks.common import executor as executor_lib
 from benchmarks.common import family as family_lib
 from benchmarks.common import progress as progress_lib
 from benchmarks.common.errors import InputError
@@ -171,27 +175,44 @@ def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
         logging.info("%s: resuming, %d samples already scored", label, outcome.resumed)
     prefetch = prefetch and not store.stored_only
     progress = progress_lib.Progress(label, len(todo))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        pending = _submit(pool, load, todo, 0) if prefetch else None
-        for i, item in enumerate(todo):
-            r = ref(item)
-            if not progress.interactive:
-                logging.info("%s [%d/%d] %s", label, i + 1, len(todo), r.sample_id)
-            current = pending
-            if prefetch:
-                pending = _submit(pool, load, todo, i + 1)
-            sample = (_one(item, r, load, score, current) if not store.stored_only
-                      else error_sample(r, NOT_COVERED))
-            if is_internal_error(sample):
-                outcome.internal_errors.append(f"{r.split}/{r.sample_id}")
-            store.append(sample)
-            progress.update(failed=bool(sample.error))
-            if on_sample is not None:
-                on_sample(item, sample)
+
+    def emit(item, sample):
+        r = ref(item)
+        if is_internal_error(sample):
+            outcome.internal_errors.append(f"{r.split}/{r.sample_id}")
+        store.append(sample)
+        progress.update(failed=bool(sample.error))
+
+    remote = executor_lib.current()
+    if remote is not None and todo and not store.stored_only:
+        executor_lib.run_on(remote, todo, [ref(item) for item in todo], load, score, label,
+                            emit, on_sample)
+    else:
+        _run_local(todo, ref, load, score, label, emit, on_sample, prefetch,
+                   store.stored_only, progress.interactive)
     store.put_in_order(ref(item).key for item in items)
     by_key = {(s.split, s.sample_id): s for s in store.samples()}
     outcome.samples = [by_key[ref(item).key] for item in items if ref(item).key in by_key]
     return outcome
+
+
+def _run_local(todo, ref, load, score, label, emit, on_sample, prefetch, stored_only,
+               interactive) -> None:
+    """The local executor: one sample at a time, the next one's inputs read meanwhile."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        pending = _submit(pool, load, todo, 0) if prefetch else None
+        for i, item in enumerate(todo):
+            r = ref(item)
+            if not interactive:
+                logging.info("%s [%d/%d] %s", label, i + 1, len(todo), r.sample_id)
+            current = pending
+            if prefetch:
+                pending = _submit(pool, load, todo, i + 1)
+            sample = (evaluate_one(item, r, load, score, current) if not stored_only
+                      else error_sample(r, NOT_COVERED))
+            emit(item, sample)
+            if on_sample is not None:
+                on_sample(item, sample)
 
 
 def discard_changed(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
@@ -236,7 +257,8 @@ def _submit(pool, load, todo, index):
     return pool.submit(load, todo[index]) if index < len(todo) else None
 
 
-def _one(item, ref: SampleRef, load, score, pending) -> scorecard_pb2.SampleScore:
+def evaluate_one(item, ref: SampleRef, load, score, pending=None) -> scorecard_pb2.SampleScore:
+    """One sample scored (or its error row); `pending`: its load already submitted."""
     start = time.perf_counter()
     try:
         loaded = pending.result() if pending is not None else load(item)

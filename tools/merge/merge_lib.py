@@ -23,7 +23,11 @@ from metrics import cli_support
 from proto import scorecard_pb2
 
 # Flags that differ between the shards of one run, or that the merge sets itself.
-PER_SHARD_FLAGS = ("output_dir", "shard_index", "num_shards", "resume", "stored_only")
+# Executor settings (and what the executor recorded) never change a number: shards may
+# differ in them.
+PER_SHARD_FLAGS = ("output_dir", "shard_index", "num_shards", "resume", "stored_only",
+                   "executor", "ray_address", "gpus_per_worker", "num_workers",
+                   "max_sample_retries", "ray_workers", "ray_gpus_per_worker", "ray_cluster")
 BOOLEAN_PER_SHARD = ("resume", "stored_only")
 
 

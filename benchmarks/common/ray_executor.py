@@ -1,0 +1,244 @@
+"""--executor=ray: the shared sample loop on Ray actors, with the local loop's store and rows.
+
+One actor per GPU (or per CPU slot, or --num_workers of them) receives the step's `load`
+and `score` functions once, with the families they close over (models included), and
+keeps them for the whole step: each actor holds its families once. The driver hands out
+samples with back-pressure, at most `IN_FLIGHT` per actor, so decoded frames stay on
+the actors and never pile up; each result is streamed back and appended to the
+SampleStore as it arrives (the loop puts the file in sample order at the end), so
+--resume works across executors. A sample whose actor died (a crash, a lost node, a
+killed process) is given to another actor, alone; a death while it ran alone counts,
+and after --max_sample_retries+1 of those it is recorded as an error row naming the
+deaths. (Every sample on a dying actor dies with it, and any of them may be the cause:
+each is retried alone, so a sample that kills its worker never uses up its neighbours'
+retries.) A sample is never stored twice.
+
+`ray` is imported only here, and only when --executor=ray asks for it: a local run never
+imports it. With --ray_address empty Ray starts in this process (all local CPUs and
+GPUs); `auto` or host:port joins a running cluster, whose workers must import worldeval
+and its locked packages at the same paths (the same checkout, or the same image).
+"""
+
+import collections
+import json
+import os
+import sys
+from typing import Dict, List, Optional
+
+from absl import logging
+
+from benchmarks.common import executor as executor_lib
+from benchmarks.common import sample_loop
+from benchmarks.common.errors import InputError
+from proto import scorecard_pb2
+
+IN_FLIGHT = 2  # samples queued on one actor at a time (one scoring, one waiting)
+# An actor slot that died this many times in a row, scoring nothing in between, is not
+# replaced (e.g. its families cannot be unpickled or do not fit on the device).
+SLOT_DEATHS = 3
+WORKER_LOST = "worker_lost"  # diagnostics key: how many actors died on this sample
+
+
+def install(common) -> None:
+    """Installs the executor `common` (a flags.CommonConfig) asks for in this process."""
+    executor_lib.install(RayExecutor(common) if common.executor == "ray" else None)
+
+
+def _ray():
+    import ray  # pylint: disable=import-outside-toplevel  (only for --executor=ray)
+    return ray
+
+
+class _Worker:
+    """One Ray actor: the step's functions, deserialized once; one sample per call."""
+
+    def __init__(self, functions):
+        self._load, self._score = functions
+
+    def evaluate(self, item, ref: sample_loop.SampleRef) -> bytes:
+        return sample_loop.evaluate_one(item, ref, self._load, self._score).SerializeToString()
+
+
+class RayExecutor:
+    """Runs `sample_loop.run`'s samples on Ray actors (see the module docstring)."""
+
+    def __init__(self, common):
+        self.address = common.ray_address
+        self.gpus_per_worker = common.gpus_per_worker
+        self.num_workers = common.num_workers
+        self.max_retries = common.max_sample_retries
+        self._record: Dict[str, str] = {"executor": "ray"}
+        self.actors: List[object] = []  # the current step's actors
+
+    def connect(self):
+        """Ray, initialized (joined or started as the flags say) when it was not yet."""
+        ray = _ray()
+        if not ray.is_initialized():
+            if not self.address:
+                # Ray's workers are fresh interpreters: give them this process's imports.
+                os.environ["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+            ray.init(address=self.address or None, log_to_driver=True)
+        return ray
+
+    def _plan(self, ray, todo_count: int):
+        """(number of actors, CPUs and GPUs per actor) for this cluster and these flags;
+        InputError (exit 2) when the actors' GPUs cannot all be placed (they would wait
+        forever). More actors than CPUs share them (a fraction of a CPU each)."""
+        resources = ray.cluster_resources()
+        gpus = self.gpus_per_worker
+        if gpus is None:
+            gpus = 1.0 if resources.get("GPU", 0) > 0 else 0.0
+        workers = self.num_workers
+        if workers is None:
+            workers = (int(resources.get("GPU", 0) // gpus) if gpus > 0
+                       else int(resources.get("CPU", 1)))
+        workers = max(1, min(workers, todo_count))
+        if gpus > 0 and workers * gpus > resources.get("GPU", 0):
+            raise InputError("--num_workers/--gpus_per_worker", f"at most "
+                             f"{resources.get('GPU', 0):g} GPUs in all (the Ray cluster's)",
+                             f"{workers} workers x {gpus:g} GPUs")
+        cpus = min(1.0, resources.get("CPU", 1) / workers)
+        nodes = [n for n in ray.nodes() if n.get("Alive")]
+        summary = {k: v for k, v in sorted(resources.items())
+                   if k in ("CPU", "GPU", "memory") or k.startswith("accelerator_type:")}
+        summary["nodes"] = len(nodes)
+        self._record.update({
+            "ray_address": self.address or "local",
+            "ray_workers": str(workers),
+            "ray_gpus_per_worker": f"{gpus:g}",
+            "ray_cluster": json.dumps(summary, sort_keys=True),
+        })
+        return workers, cpus, gpus
+
+    def record(self) -> Dict[str, str]:
+        return dict(self._record)
+
+    def evaluate(self, todo, refs, load, score, label, emit) -> None:
+        ray = self.connect()
+        workers, cpus, gpus = self._plan(ray, len(todo))
+        logging.info("%s: %d samples on %d Ray actors (%g GPU each)", label, len(todo),
+                     workers, gpus)
+        functions = ray.put((load, score))
+        remote = ray.remote(_Worker).options(num_cpus=cpus, num_gpus=gpus, max_restarts=0)
+        dispatch = _Dispatch(ray, self, lambda: remote.remote(functions), workers, todo, refs,
+                             emit, label)
+        try:
+            dispatch.run()
+        finally:
+            for actor in self.actors:
+                ray.kill(actor, no_restart=True)
+            self.actors = []
+
+
+class _Dispatch:
+    """The driver's side of one step: queue, in-flight table, retries, dead actors."""
+
+    def __init__(self, ray, executor: RayExecutor, start, workers: int, todo, refs, emit,
+                 label):
+        self.ray, self.ex, self.start, self.todo, self.refs = ray, executor, start, todo, refs
+        self.emit, self.label = emit, label
+        executor.actors = [start() for _ in range(workers)]
+        self.queue = collections.deque(range(len(todo)))
+        self.in_flight: Dict[object, tuple] = {}  # object ref -> (sample, actor, generation)
+        self.load = [0] * workers
+        self.streak = [0] * workers  # deaths of each slot since it last scored a sample
+        self.generation = [0] * workers
+        self.lost = collections.Counter()  # sample index -> actor deaths while scoring it
+        self.blamed = collections.Counter()  # ... of them with no other sample on the actor
+        self.last_died_on: Dict[int, int] = {}
+        self.exclusive = set()  # actors running a sample that was on a dead actor, alone
+        self.lost_errors = (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError,
+                            ray.exceptions.ObjectLostError)
+
+    def _alive(self) -> List[int]:
+        return [a for a, d in enumerate(self.streak) if d < SLOT_DEATHS]
+
+    def _pick(self, index: int) -> Optional[int]:
+        """The least loaded live actor with room, preferring one this sample did not kill.
+        A sample that was on a dead actor runs alone on an idle one (so that a second
+        death is its own, not a neighbour's)."""
+        alone = self.lost[index] > 0
+        free = [a for a in self._alive() if a not in self.exclusive
+                and self.load[a] < (1 if alone else IN_FLIGHT)]
+        if not free:
+            return None
+        avoid = self.last_died_on.get(index)
+        return min(free, key=lambda a: (a == avoid, self.load[a], a))
+
+    def _submit(self) -> None:
+        while self.queue:
+            actor = self._pick(self.queue[0])
+            if actor is None:
+                return
+            index = self.queue.popleft()
+            obj = self.ex.actors[actor].evaluate.remote(self.todo[index], self.refs[index])
+            alone = self.lost[index] > 0
+            self.in_flight[obj] = (index, actor, self.generation[actor], alone)
+            self.load[actor] += 1
+            if alone:
+                self.exclusive.add(actor)
+
+    def run(self) -> None:
+        while self.queue or self.in_flight:
+            self._submit()
+            if not self.in_flight:  # every actor is dead: nothing can score the rest
+                for index in list(self.queue):
+                    self._fail(index, f"no Ray worker is left (each actor died {SLOT_DEATHS} "
+                                      "times in a row without scoring a sample)")
+                self.queue.clear()
+                return
+            ready, _ = self.ray.wait(list(self.in_flight), num_returns=1)
+            for obj in ready:
+                self._collect(obj)
+
+    def _collect(self, obj) -> None:
+        index, actor, generation, alone = self.in_flight.pop(obj)
+        self.load[actor] -= 1
+        if self.load[actor] == 0:
+            self.exclusive.discard(actor)
+        try:
+            sample = scorecard_pb2.SampleScore.FromString(self.ray.get(obj))
+        except self.lost_errors as e:
+            if generation == self.generation[actor]:  # its first failed sample: replace it
+                self._replace(actor)
+            self._worker_died(index, actor, alone, e)
+            return
+        except self.ray.exceptions.RayError as e:  # e.g. the item did not unpickle there
+            sample = sample_loop.error_sample(
+                self.refs[index], f"internal error on a Ray worker (a worldeval bug; please "
+                f"report it): {type(e).__name__}: {e}", internal=True)
+        self.streak[actor] = 0
+        if self.lost[index]:
+            sample.diagnostics[WORKER_LOST] = str(self.lost[index])
+        self.emit(index, sample)
+
+    def _replace(self, actor: int) -> None:
+        self.streak[actor] += 1
+        self.generation[actor] += 1
+        self.ray.kill(self.ex.actors[actor], no_restart=True)
+        if self.streak[actor] < SLOT_DEATHS:
+            self.ex.actors[actor] = self.start()
+
+    def _worker_died(self, index: int, actor: int, alone: bool, error: Exception) -> None:
+        """A death while other samples shared the actor is retried without counting (any
+        of them may have caused it); one while the sample ran alone is its own."""
+        self.lost[index] += 1
+        self.blamed[index] += int(alone)
+        self.last_died_on[index] = actor
+        first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        logging.warning("%s %s: its Ray worker died (%s; %d of at most %d tries alone): %s",
+                        self.label, self.refs[index].sample_id,
+                        "alone" if alone else "with other samples on it", self.blamed[index],
+                        self.ex.max_retries + 1, first_line)
+        if self.blamed[index] > self.ex.max_retries:
+            self._fail(index, f"its Ray worker died {self.lost[index]} times while scoring it, "
+                              f"{self.blamed[index]} of them with no other sample on it "
+                              f"(--max_sample_retries={self.ex.max_retries}); last: "
+                              f"{type(error).__name__}: {first_line}")
+        else:
+            self.queue.appendleft(index)
+
+    def _fail(self, index: int, why: str) -> None:
+        sample = sample_loop.error_sample(self.refs[index], why)
+        sample.diagnostics[WORKER_LOST] = str(self.lost[index])
+        self.emit(index, sample)

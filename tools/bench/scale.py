@@ -1,0 +1,175 @@
+"""Measures how the shared sample loop scales: samples per minute on 1, 2, 4 Ray workers
+(and the local loop), and what splitting a run into shards and merging them costs.
+
+    bazel run //tools/bench:scale -- --clips=64 --frames=16 --size=128 --workers=1,2,4
+
+The samples are synthetic clips made in each worker from a seed (a drifting random
+image against a noisier copy of itself), scored by weight-free pixel metrics (PSNR and
+SSIM per frame pair) through the engine's families, so the figures measure the engine
+and executor overhead, not a benchmark's models. A benchmark script, not a test: CI
+never runs it. Ray starts on this machine unless --ray_address says otherwise.
+"""
+
+import dataclasses
+import pathlib
+import tempfile
+import time
+from typing import List
+
+import numpy as np
+from absl import app
+from absl import flags
+
+from benchmarks.common import executor as executor_lib
+from benchmarks.common import family as family_lib
+from benchmarks.common import flags as common_flags
+from benchmarks.common import ray_executor
+from benchmarks.common import sample_context
+from benchmarks.common import sample_loop
+from benchmarks.common import shards
+from benchmarks.common.flags import CommonConfig
+from benchmarks.common.sample_store import SampleStore
+from metrics import cli_support
+from metrics.pixel import psnr
+from metrics.pixel import ssim
+from proto import scorecard_pb2
+from tools.merge import merge_lib
+
+_CLIPS = flags.DEFINE_integer("clips", 64, "Synthetic clips per measurement.", lower_bound=1)
+_FRAMES = flags.DEFINE_integer("frames", 16, "Frames per clip.", lower_bound=1)
+_SIZE = flags.DEFINE_integer("size", 128, "Frame height and width (pixels).", lower_bound=8)
+_WORKERS = flags.DEFINE_list("workers", ["1", "2", "4"], "Ray worker counts to measure.")
+_SHARDS = flags.DEFINE_integer("shards", 4, "Shards for the shard+merge measurement.",
+                               lower_bound=1)
+# Also the runners' --ray_address and --gpus_per_worker (benchmarks/common/flags.py).
+
+
+@dataclasses.dataclass(frozen=True)
+class Clip:
+    index: int
+    frames: int
+    size: int
+
+
+def _ref(clip: Clip) -> sample_loop.SampleRef:
+    return sample_loop.SampleRef(f"clip{clip.index:05d}", "synthetic")
+
+
+def _load(clip: Clip):
+    """(generated, reference) frames, BGR uint8: the "decode" of a synthetic clip."""
+    rng = np.random.default_rng(clip.index)
+    shape = (clip.frames, clip.size, clip.size, 3)
+    reference = np.clip(rng.normal(128, 40, shape[1:])[None] + rng.normal(0, 4, shape).cumsum(0),
+                        0, 255).astype(np.uint8)
+    noise = rng.normal(0, 12, shape)
+    return np.clip(reference + noise, 0, 255).astype(np.uint8), reference
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class _Context(sample_context.SampleContext):
+    reference_frames: np.ndarray
+
+
+def _pixel_family() -> family_lib.Family:
+    def compute(ctx: _Context):
+        pairs = list(zip(ctx.frames, ctx.reference_frames))
+        return family_lib.FamilyResult({
+            "psnr": float(np.mean([psnr.peak_signal_noise_ratio(a, b) for a, b in pairs])),
+            "ssim": float(np.mean([ssim.structural_similarity_bgr(a, b) for a, b in pairs]))})
+    return family_lib.FunctionFamily("pixel", ("psnr", "ssim"), compute,
+                                     scorecard_pb2.Backend(name="opencv-psnr-ssim"))
+
+
+def _scorer(families):
+    def score(clip: Clip, loaded) -> scorecard_pb2.SampleScore:
+        generated, reference = loaded
+        r = _ref(clip)
+        sample = scorecard_pb2.SampleScore(sample_id=r.sample_id, split=r.split)
+        ctx = _Context(sample_id=r.sample_id, split=r.split, frames=generated,
+                       reference_frames=reference)
+        sample.metrics.update(sample_loop.run_families(ctx, families, sample))
+        return sample
+    return score
+
+
+def _timed_run(clips: List[Clip], folder: pathlib.Path) -> float:
+    """Seconds to score `clips` into a fresh store in `folder` (whichever executor)."""
+    start = time.perf_counter()
+    with SampleStore(folder / "per_sample_scores.jsonl", "scale", resume=False) as store:
+        outcome = sample_loop.run(clips, _ref, store, _load, _scorer([_pixel_family()]),
+                                  label=folder.name)
+    failed = [s.sample_id for s in outcome.samples if s.error]
+    if failed:
+        raise RuntimeError(f"{len(failed)} synthetic samples failed, e.g. {failed[0]}")
+    return time.perf_counter() - start
+
+
+def _shard_and_merge(clips: List[Clip], root: pathlib.Path, count: int):
+    """(seconds scoring the shards one after another, seconds merging their stores)."""
+    parts, seconds = [], 0.0
+    for index in range(count):
+        common = CommonConfig(num_shards=count, shard_index=index)
+        mine = shards.select(clips, lambda c: _ref(c).key, common)
+        folder = root / f"shard{index}"
+        seconds += _timed_run(mine, folder)
+        card = scorecard_pb2.Scorecard()
+        card.run.flags.update({"shard_index": str(index), "num_shards": str(count)})
+        parts.append(merge_lib.Shard(folder, card))
+    start = time.perf_counter()
+    merged = root / "merged"
+    merged.mkdir()
+    merge_lib.combine_stores(parts, merged)
+    with SampleStore(merged / "per_sample_scores.jsonl", "scale", resume=True,
+                     stored_only=True) as store:
+        sample_loop.run(clips, _ref, store, _load, _scorer([]), label="merge")
+        if sum(1 for c in clips if _ref(c).key in store) != len(clips):
+            raise RuntimeError("the merged store misses samples")
+    return seconds, time.perf_counter() - start
+
+
+def _rate(count: int, seconds: float) -> str:
+    return f"{60.0 * count / seconds:10.1f}"
+
+
+def main(argv):
+    if len(argv) > 1:
+        raise app.UsageError("unexpected arguments: " + " ".join(argv[1:]), exitcode=2)
+    clips = [Clip(i, _FRAMES.value, _SIZE.value) for i in range(_CLIPS.value)]
+    root = pathlib.Path(tempfile.mkdtemp(prefix="worldeval-scale-"))
+    rows, cluster = [], ""
+    executor_lib.install(None)
+    local = _timed_run(clips, root / "local")
+    rows.append(("local loop", local))
+    for workers in (int(w) for w in _WORKERS.value):
+        executor = ray_executor.RayExecutor(CommonConfig(
+            executor="ray", num_workers=workers, ray_address=common_flags.RAY_ADDRESS.value,
+            gpus_per_worker=common_flags.GPUS_PER_WORKER.value))
+        if not rows[1:]:
+            start = time.perf_counter()
+            executor.connect()
+            rows.append(("(starting Ray)", time.perf_counter() - start))
+        executor_lib.install(executor)
+        rows.append((f"ray, {workers} workers", _timed_run(clips, root / f"ray{workers}")))
+        cluster = executor_lib.record().get("ray_cluster", "")
+    executor_lib.install(None)
+    sharded, merging = _shard_and_merge(clips, root / "shards", _SHARDS.value)
+
+    print(f"{len(clips)} synthetic clips, {_FRAMES.value} frames of {_SIZE.value}x"
+          f"{_SIZE.value}, PSNR+SSIM per frame pair (outputs under {root})")
+    if _WORKERS.value:
+        print(f"Ray cluster: {cluster} (each run below includes starting its actors)")
+    print(f"  {'executor':<22} {'seconds':>9} {'samples/min':>12} {'speed-up':>9}")
+    for name, seconds in rows:
+        if name.startswith("("):
+            print(f"  {name:<22} {seconds:9.2f}")
+            continue
+        print(f"  {name:<22} {seconds:9.2f} {_rate(len(clips), seconds):>12} "
+              f"{local / seconds:8.2f}x")
+    print(f"  {f'{_SHARDS.value} shards, in turn':<22} {sharded:9.2f} "
+          f"{_rate(len(clips), sharded):>12} {local / sharded:8.2f}x")
+    print(f"  merge of {_SHARDS.value} shards: {merging:.3f} s "
+          f"(shard+merge overhead vs one run: {sharded + merging - local:+.2f} s)")
+
+
+if __name__ == "__main__":
+    app.run(main, flags_parser=cli_support.parse_flags)
