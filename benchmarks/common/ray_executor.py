@@ -45,7 +45,11 @@ def install(common) -> None:
 
 
 def _ray():
-    import ray  # pylint: disable=import-outside-toplevel  (only for --executor=ray)
+    try:
+        import ray  # pylint: disable=import-outside-toplevel  (only for --executor=ray)
+    except ImportError as e:  # a binary built without //benchmarks/common:ray_runtime
+        raise InputError("--executor=ray", "the ray package in this binary (the runners "
+                         "carry //benchmarks/common:ray_runtime)", str(e)) from e
     return ray
 
 
