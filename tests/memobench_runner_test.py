@@ -1,4 +1,8 @@
-"""//benchmarks/memobench:run end to end, as a user runs it (a subprocess), plus resume.
+"""//benchmarks/memobench:run end to end, as a user runs it, plus resume.
+
+The bundled-sample default runs as a subprocess (exactly what a user types); the other
+runs call the binary's main in-process through the same flag parser and exit-code guard
+(metrics/testing/binary_runner), which spares an interpreter and a torch import each.
 
 Covers the bundled default, a model whose clips are broken in every way the issue
 lists (the run goes on and records each error with its path), exit codes, and a run
@@ -15,25 +19,38 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from benchmarks.common import app_main
 from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import clip_eval
 from benchmarks.memobench import runner
 from benchmarks.memobench.step1.prepare import Step1Settings
+from metrics.testing import binary_runner
 from tools.fixtures import memobench_fixture
 
 RUN = pathlib.Path(os.environ.get("TEST_SRCDIR", "")) / "worldeval" / "benchmarks" / "memobench" / "run"
+_UNSET = ("WORLDEVAL_OFFLINE", "HF_HUB_OFFLINE")
+
+
+def _run_subprocess(args, cwd):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("WORLDFOUNDRY_") and k not in _UNSET}
+    # Never reach for checkpoints outside the test: no downloads, no user caches.
+    env.update(HOME=str(cwd), TORCH_HOME=str(cwd / "torch"), HF_HOME=str(cwd / "hf"),
+               XDG_CACHE_HOME=str(cwd / "cache"), WORLDEVAL_OFFLINE="1")
+    return subprocess.run([str(RUN)] + args, cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300, check=False)
 
 
 def _run(args, cwd, offline_env=True):
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("WORLDFOUNDRY_") and k not in ("WORLDEVAL_OFFLINE", "HF_HUB_OFFLINE")}
-    # Never reach for checkpoints outside the test: no downloads, no user caches.
-    env.update(HOME=str(cwd), TORCH_HOME=str(cwd / "torch"), HF_HOME=str(cwd / "hf"),
-               XDG_CACHE_HOME=str(cwd / "cache"))
+    """In-process; offline_env: as WORLDEVAL_OFFLINE=1 in a user's shell (the flag's
+    default then reads on, so --offline is passed)."""
+    env = {k: None for k in os.environ if k.startswith("WORLDFOUNDRY_")}
+    env.update({k: None for k in _UNSET})
     if offline_env:
         env["WORLDEVAL_OFFLINE"] = "1"
-    return subprocess.run([str(RUN)] + args, cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300, check=False)
+        args = ["--offline", *args]
+    return binary_runner.run_in_process("benchmarks.memobench.run", cwd, *args,
+                                        wrap=app_main.guard, cwd=cwd, env=env)
 
 
 def _jsonl(path):
@@ -49,7 +66,7 @@ def fixture_root(tmp_path_factory):
 
 
 def test_no_flags_evaluates_the_bundled_sample(tmp_path):
-    done = _run([], cwd=tmp_path)
+    done = _run_subprocess([], cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "bundled sample" in done.stdout
     out = tmp_path / "worldeval_outputs" / "memobench" / "ReferenceModel"

@@ -25,12 +25,15 @@ GROUNDING_DINO = dataclasses.replace(tiny_grounding_dino.TINY, num_queries=2)
 # CAS's views are 224 px; 56-px patches keep the tiny ViT at 4 x 4 x 8 tokens.
 VIDEOMAE = videomae_vit.VitConfig(img_size=224, patch_size=56, embed_dim=32, depth=1,
                                   num_heads=2)
+# TCS's cost is SAM 2.1's memory attention (4,096 tokens of the 1024-px frame against
+# every memory frame's, per object): two memory frames instead of seven keep it cheap.
+SAM2 = dataclasses.replace(sam2_tiny.TINY, num_maskmem=2)
 ARCHITECTURES = {
     "grounding_dino": GROUNDING_DINO,
     "videomae": VIDEOMAE,
     "ois": {"rtmdet": pose_tiny.TINY_RTMDET, "rtmpose": pose_tiny.TINY_RTMPOSE},
     "sam_v1": tiny_sam_v1.TINY,
-    "sam2": sam2_tiny.TINY,
+    "sam2": SAM2,
     "cotracker3": cotracker_config.TINY,
 }
 
@@ -69,7 +72,8 @@ def write_all(ckpt: pathlib.Path) -> pathlib.Path:
             shutil.move(str(item), str(target / item.name))
         sam = tiny_sam_v1.write_checkpoint(tmp, seed=1, noise=0.02)
         shutil.move(str(sam), str(ckpt / specs.SAM_VIT_H.name / specs.SAM_VIT_H.filename))
-    sam2_tiny.save_tiny_sam2(ckpt / specs.SAM2_1_HIERA_L.name / specs.SAM2_1_HIERA_L.filename)
+    sam2_tiny.save_tiny_sam2(ckpt / specs.SAM2_1_HIERA_L.name / specs.SAM2_1_HIERA_L.filename,
+                             config=SAM2)
     track = cotracker_tiny.save_checkpoint(ckpt / specs.COTRACKER3_OFFLINE.name)
     assert track.name == specs.COTRACKER3_OFFLINE.filename
     write_videomae(ckpt)

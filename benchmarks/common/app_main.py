@@ -11,8 +11,9 @@ from metrics import cli_support
 from metrics.video import frames
 
 
-def run(main) -> None:
-    """absl's app.run around `main`, turning input errors into one line and exit 2."""
+def guard(main):
+    """`main` turning input errors into one line and exit 2, and anything else it raises
+    into its traceback and exit 1 (what `run` runs; tests call it in-process)."""
 
     def guarded(argv):
         try:
@@ -28,7 +29,12 @@ def run(main) -> None:
                   file=sys.stderr)
             sys.exit(errors.EXIT_INTERNAL_ERROR)
 
-    app.run(guarded, flags_parser=cli_support.parse_flags)
+    return guarded
+
+
+def run(main) -> None:
+    """absl's app.run around `guard(main)`."""
+    app.run(guard(main), flags_parser=cli_support.parse_flags)
 
 
 def run_benchmark(argv, make_config, run_fn, noun: str = "samples") -> None:

@@ -69,21 +69,34 @@ def _isolated(tmp_path: pathlib.Path):
         yield
 
 
-def run_in_process(module: str, tmp_path: pathlib.Path, *args) -> subprocess.CompletedProcess:
+def run_in_process(module: str, tmp_path: pathlib.Path, *args, wrap=None, cwd=None,
+                   env=None) -> subprocess.CompletedProcess:
     """Parses `args` with the binary's own flag parser and calls its main, as
-    `app.run(main, flags_parser=cli_support.parse_flags)` does, capturing what it prints.
+    `app.run(main, flags_parser=cli_support.parse_flags)` does, capturing what it prints
+    and turning a SystemExit (a bad flag's exit 2 included) into the return code.
 
-    Flags the binary marks required under `__main__` are not required here, and an
-    `app.UsageError` propagates: test those with `run_subprocess`.
+    `wrap(main)` is what the binary's `__main__` puts around main (an error-to-exit-code
+    guard); `cwd` the folder it runs in; `env` variables to set (None: unset) on top of
+    the isolated ones. Flags the binary marks required under `__main__` are not required
+    here, and an `app.UsageError` propagates: test those with `run_subprocess`.
     """
     from absl import flags  # pylint: disable=import-outside-toplevel
     from metrics import cli_support  # pylint: disable=import-outside-toplevel
     binary_module = importlib.import_module(module)
+    main = wrap(binary_module.main) if wrap else binary_module.main
     flags.FLAGS.unparse_flags()
     out, err = io.StringIO(), io.StringIO()
-    with _isolated(tmp_path), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with _isolated(tmp_path), pytest.MonkeyPatch.context() as mp, \
+            contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        for name, value in (env or {}).items():
+            if value is None:
+                mp.delenv(name, raising=False)
+            else:
+                mp.setenv(name, value)
+        if cwd is not None:
+            mp.chdir(cwd)
         try:
-            code = binary_module.main(cli_support.parse_flags([module, *args]))
+            code = main(cli_support.parse_flags([module, *args]))
         except SystemExit as e:
             code = e.code
         finally:

@@ -14,6 +14,13 @@ reads. Per image, compared: the loader's tensor (`image_loader`), the Gram matri
 conv_1..conv_5 (the StyleLoss targets of `get_style_model_and_losses`) and, per pair
 (reference frame i, generated frame i+1), the score of `GramMatrixMetric._compute_scores`
 (the tiny features in place of vgg19(weights=DEFAULT).features).
+
+Tolerance at 512: the Gram entries are float32 sums over 512 x ~900 pixels, and the
+style distance a difference of them. On the CPU of the official run (AVX2) ours was
+bit-equal (0); on an AMD EPYC with AVX-512, where oneDNN picks other convolution
+kernels, the same code differs from the stored numbers by 8.9e-5 (Grams) and 2.1e-4
+(scores), relative. Those rows are bounded by FLOAT32_SUMS_TOLERANCE (a wrong layer,
+ReLU or normalisation moves them by orders of magnitude more); 128 stays at 1e-5.
 """
 
 import pathlib
@@ -35,6 +42,7 @@ TEST = "//tools/calibration:gram_parity_test"
 OFFICIAL = "tools/calibration/worldscore_gram_official_{size}.csv"
 SEED = 0
 FEATURES_FILE = "vgg19_tiny_features.pth"
+FLOAT32_SUMS_TOLERANCE = 1e-3
 REFERENCE = ("WorldScore 344983c third_party/gram_matrix_metrics.py (torch 2.14.1, "
              "torchvision 0.29.1), run outside the repository; numbers in ")
 
@@ -72,19 +80,23 @@ def run_size(size: int) -> List[parity_table.Row]:
     official = official_numbers.read(official_file)
     with tempfile.TemporaryDirectory() as tmp:
         tensors, grams, scores = _ours(write_inputs(tmp), size)
+    big = size == style_consistency.OFFICIAL_SIZE
+    tolerance = FLOAT32_SUMS_TOLERANCE if big else parity_table.DEFAULT_TOLERANCE
     common = dict(reference=REFERENCE + official_file, test=TEST,
                   inputs=frames_lib.describe() + ", saved as RGB PNG",
                   weights=f"random (seed {SEED}): metrics/style tiny_vgg VGG19 features")
     rows = [official_numbers.compare_tensors(
-        backend, check, name, ours, official, what, **common)
-        for check, name, ours, what in (
+        backend, check, name, ours, official, what, **common, tolerance=bound)
+        for check, name, ours, what, bound in (
             ("preprocess", "loaded", [t[0] for t in tensors],
-             f"Resize({size}) + ToTensor of the PNG"),
-            ("features", "grams", grams, "Gram matrices of conv_1..conv_5, pre-ReLU"))]
+             f"Resize({size}) + ToTensor of the PNG", parity_table.DEFAULT_TOLERANCE),
+            ("features", "grams", grams, "Gram matrices of conv_1..conv_5, pre-ReLU",
+             tolerance))]
     theirs = [official[(i, "style_score")][0][2] for i in range(len(scores))]
     rows.append(parity_table.compare(
         backend, "score", np.array(scores), np.array(theirs),
-        compared="gram.style_distance vs GramMatrixMetric._compute_scores per pair", **common))
+        compared="gram.style_distance vs GramMatrixMetric._compute_scores per pair", **common,
+        tolerance=tolerance))
     return rows
 
 

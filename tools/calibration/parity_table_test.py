@@ -67,6 +67,14 @@ def test_drift_tolerates_rounding_but_not_a_changed_computation():
     assert parity_table.drift([_row(check="features")], [_row()])    # missing + extra
 
 
+def test_from_an_exact_zero_drift_allows_up_to_the_tolerance_on_another_cpu():
+    exact = _row(max_abs_diff=0.0, max_rel_diff=0.0)
+    other_cpu = _row(max_abs_diff=4e-6, max_rel_diff=8.9e-6)  # scale 0.45, tolerance 1e-5
+    assert parity_table.drift([other_cpu], [exact]) == []
+    assert parity_table.drift([exact], [other_cpu]) == []
+    assert parity_table.drift([_row(max_abs_diff=9e-6, max_rel_diff=2e-5)], [exact])
+
+
 def test_the_committed_table_is_complete_and_passing():
     rows = parity_table.read(paths.runfile(parity_table.TABLE))
     table = parity_table.by_backend(rows)

@@ -34,6 +34,7 @@ release_name() {
 # The zip actions run unsandboxed (PythonZipper=local): a sandbox would first lay out, then
 # delete, a symlink for each of the ~60k files the zipper reads from its explicit list.
 build() {
+  local started=$SECONDS
   ./bazelw build --output_groups=python_zip_file --strategy=PythonZipper=local \
     "${RUNNERS[@]}" >&2
   : > "$1"
@@ -41,6 +42,7 @@ build() {
     sum=$({ echo "$SHEBANG"; cat "$(zip_of "$target")"; } | sha256sum | cut -d' ' -f1)
     echo "$sum  $(release_name "$target")" >> "$1"
   done
+  echo "release: built and hashed ${#RUNNERS[@]} runners in $(( SECONDS - started )) s" >&2
 }
 
 # Writes dist/<benchmark>-run from each zip, then deletes the zip.
