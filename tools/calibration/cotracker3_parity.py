@@ -14,6 +14,11 @@ committed (cotracker3_official.csv): the model-resolution video (per frame shape
 sum of squares, 32 seeded values), every query of both network calls, the raw positions
 and visibility of both calls (per frame, same statistics), and every final track
 coordinate and visibility flag.
+
+Tolerance of the features row: FEATURES_TOLERANCE. The raw positions come out of 6
+refinement iterations, which amplify float32 summation-order differences: equal (0) on
+the CPU of the official run (AVX2), 2.2e-5 relative on an AMD EPYC with AVX-512, where
+oneDNN picks other kernels. The other rows stay at the default.
 """
 
 import json
@@ -35,6 +40,7 @@ BACKEND = loader.BACKEND_NAME
 TEST = "//tools/calibration:cotracker3_parity_test"
 OFFICIAL = "tools/calibration/cotracker3_official.csv"
 SEED = 0
+FEATURES_TOLERANCE = 1e-4
 VIS_BIAS = 2.0  # so that the random model's visibility straddles the 0.9 cut
 FRAMES, HEIGHT, WIDTH, SCENE_SEED = 8, 239, 427, 11
 CALL = {"grid_size": 6, "grid_query_frame": 3, "backward_tracking": True}
@@ -113,7 +119,8 @@ def _row(check: str, what: str, parts, **common) -> parity_table.Row:
     names = ", ".join(name for name, _, _ in parts)
     return parity_table.Row(BACKEND, common["test"], check, f"{names} ({what}) vs the "
                             "official run's", common["reference"], common["weights"],
-                            common["inputs"], parity_table.DEFAULT_TOLERANCE,
+                            common["inputs"], FEATURES_TOLERANCE if check == "features"
+                            else parity_table.DEFAULT_TOLERANCE,
                             max(a for _, a, _ in parts), max(r for _, _, r in parts))
 
 

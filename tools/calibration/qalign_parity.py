@@ -15,6 +15,10 @@ float32 (the model loaded by the same from_pretrained in float32 and the forward
 formula per PAS value. Stored (qalign_official.csv), per clip: the pixel values the
 model got (float32 run), the level-token logits and scores of both runs, and the MSS for
 each of PAS_VALUES (float16 scores, as the official script computes it).
+
+Tolerance of the features row: FLOAT16_TOLERANCE, four float16 ulps (eps 9.8e-4), as the
+row pools the float16 logits with the float32 ones: equal (0) on the CPU of the official
+run, 1.45e-3 relative on an AMD EPYC with AVX-512 (its other half-precision kernels).
 """
 
 import pathlib
@@ -79,6 +83,9 @@ def _ours(dtype):
     return out
 
 
+FLOAT16_TOLERANCE = 4e-3
+
+
 def run() -> List[parity_table.Row]:
     official = official_numbers.read(OFFICIAL)
     common = dict(reference=REFERENCE, test=TEST, inputs=describe_inputs(),
@@ -101,7 +108,8 @@ def run() -> List[parity_table.Row]:
     rows.append(parity_table.compare(
         BACKEND, "features", mine, theirs, compared="level-token logits at the last "
         "position (VideoScorer.level_logits), float32 and float16 (as shipped): shape, "
-        "mean, RMS and every value per clip vs the official run's", **common))
+        "mean, RMS and every value per clip vs the official run's", **common,
+        tolerance=FLOAT16_TOLERANCE))
     mine, theirs = pooled(("scores", f32["scores"]), ("scores_fp16", f16["scores"]))
     mine.append(np.array([mss_rules.score(s, pas) for s in f16["scores"]
                           for pas in PAS_VALUES]))
