@@ -42,8 +42,12 @@ def unusable_checkpoint(found: resolver.ResolvedCheckpoint, error: Exception,
                         checkpoint_dir: Optional[str]) -> ConfigError:
     """ConfigError for a checkpoint that was found but does not load, with the fetch command."""
     command = found.spec.fetch_command(user_path_or_none(checkpoint_dir))
+    reason = str(error)
+    prefix = f"{found.path}: "
+    if reason.startswith(prefix):  # the message names the path once, not twice
+        reason = reason[len(prefix):]
     return ConfigError(f"{found.path}: not a usable {found.spec.name} checkpoint "
-                       f"({type(error).__name__}: {str(error)[:300]}); fetch it with: {command}")
+                       f"({type(error).__name__}: {reason[:300]}); fetch it with: {command}")
 
 
 def checkpoint_record(found: resolver.ResolvedCheckpoint) -> dict:
