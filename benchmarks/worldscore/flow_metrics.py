@@ -53,6 +53,8 @@ def sea_raft_backend():
              "snapshot of SEA-RAFT's README, where the official code reads the Drive .pth",
         parity=calibration.parity("sea-raft", otherwise="no calibration row yet"))
 
+_LOADED: dict = {}  # (weights, size, mtime, device, arch) -> the loaded SeaRaftFlow
+
 
 def load_sea_raft_flow(config, metric_id):
     """(flow callable, checkpoint ref) from the resolved snapshot."""
@@ -66,9 +68,14 @@ def load_sea_raft_flow(config, metric_id):
             f"{found.path}: expected one of {', '.join(_WEIGHT_FILES)} beside config.json; "
             f"fetch it with: {SEA_RAFT_SPRING_M.fetch_command(config.common.checkpoint_dir)}")
     device = device_lib.resolve_device(config.common.device)
-    model = loader.load_sea_raft(weights, device,
-                                 (config.architectures or {}).get("sea_raft"))
-    return flow_lib.SeaRaftFlow(model, channels="rgb"), ref
+    arch = (config.architectures or {}).get("sea_raft")
+    stat = weights.stat()
+    key = (str(weights), stat.st_size, stat.st_mtime_ns, str(device), repr(arch))
+    if key not in _LOADED:  # the flow family and motion_accuracy share one model
+        _LOADED.clear()     # (one entry: a run loads one SEA-RAFT)
+        _LOADED[key] = flow_lib.SeaRaftFlow(loader.load_sea_raft(weights, device, arch),
+                                            channels="rgb")
+    return _LOADED[key], ref
 
 
 def aepe_score(frames_rgb: Sequence[np.ndarray], flow: Flow) -> float:

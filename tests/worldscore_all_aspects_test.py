@@ -1,0 +1,133 @@
+"""All ten WorldScore aspects in one run: the bundled synthetic tree (static instances of an
+inter and an intra layout, one dynamic instance), every checkpoint a tiny random model of
+the official architecture loaded through the real resolver and loaders. One run computes
+every metric, decodes each frame file once, builds each family once, and writes a complete
+worldscore.json with both headlines."""
+
+import collections
+import importlib
+import json
+import math
+
+import pytest
+import torch
+
+from benchmarks.common.flags import CommonConfig
+from benchmarks.worldscore import aspects
+from benchmarks.worldscore import families
+from benchmarks.worldscore import motion_accuracy
+from benchmarks.worldscore import official_json
+from benchmarks.worldscore import runner
+from benchmarks.worldscore import sample
+from metrics.flow.sea_raft import loader
+from tests import worldscore_tiny_checkpoints as tiny
+from tools.fixtures import worldscore_sample
+
+
+F01 = "static/stylized/outdoor/forest/f01"  # push_in: an intra layout
+BUILDERS = ("style_consistency", "subjective_quality", "content_alignment", "motion_smoothness",
+            "motion_accuracy", "object_control", "flow_metrics", "droid_metrics")
+
+
+def _counted(build, name, counter):
+    def counted(config, metric_ids):
+        counter[(name, tuple(metric_ids))] += 1
+        return build(config, metric_ids)
+    return counted
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    torch.set_num_threads(1)  # tiny ops: threads only add hand-off time
+    root = tmp_path_factory.mktemp("all")
+    tree = worldscore_sample.write_sample(root / "sample")
+    ckpt = tiny.write_all(root / "ckpt")
+    reads, builds = collections.Counter(), collections.Counter()
+    mp = pytest.MonkeyPatch()
+    read = sample._read_rgb  # pylint: disable=protected-access
+
+    def counted_read(path):
+        reads[str(path)] += 1
+        return read(path)
+    mp.setattr(sample, "_read_rgb", counted_read)
+    sea_raft_loads = loader.load_sea_raft
+
+    def counted_load(*args, **kwargs):
+        builds["sea_raft"] += 1
+        return sea_raft_loads(*args, **kwargs)
+    mp.setattr(loader, "load_sea_raft", counted_load)
+    real_track = motion_accuracy.sam2_track
+
+    def first_mask_bounded(model):
+        # The tiny model's propagated masks are speckle that covers every pixel once
+        # dilated 21 x 21 (the official max() then raises): bounded by the first mask.
+        track = real_track(model)
+
+        def bounded(frames_rgb, first_masks):
+            unions = track(frames_rgb, first_masks)
+            return [u & unions[0] for u in unions]
+        return bounded
+    mp.setattr(motion_accuracy, "sam2_track", first_mask_bounded)
+    for name in BUILDERS:  # families.prepare looks each build up when it runs
+        module = importlib.import_module("benchmarks.worldscore." + name)
+        mp.setattr(module, "build", _counted(module.build, name, builds))
+    config = runner.WorldScoreConfig(
+        common=CommonConfig(device="cpu", offline=True, checkpoint_dir=str(ckpt)),
+        generated_root=tree["generated_root"], data_root=tree["data_root"],
+        output_dir=root / "out", model_name="fixture", gram_resize="128",
+        architectures=tiny.ARCHITECTURES)
+    with tiny.pins_cleared():
+        card = runner.run(config)
+    mp.undo()
+    return tree, root / "out", card, reads, builds
+
+
+def test_every_metric_of_the_ten_aspects_is_computed(run):
+    _, out, card, _, _ = run
+    unavailable = {m.id: m.unavailable_reason for m in card.metrics if not m.available}
+    rows = [json.loads(r) for r in (out / "per_sample_scores.jsonl").read_text().splitlines()]
+    assert not unavailable, (unavailable, [r.get("unavailable") for r in rows])
+    assert {m.id for m in card.metrics} >= set(families.PER_INSTANCE_IDS)
+    assert card.coverage.evaluated == 3 and card.coverage.failed == 0
+
+
+def test_each_instance_has_its_movements_aspects_in_evaluation_json(run):
+    _, out, _, _, _ = run
+    keys = [p.parent.relative_to(out / runner.EVALUATIONS_DIR).as_posix()
+            for p in (out / runner.EVALUATIONS_DIR).rglob("evaluation.json")]
+    assert len(keys) == 3
+    for key in keys:
+        movement = key.split("/")[0]
+        data = json.loads((out / runner.EVALUATIONS_DIR / key / "evaluation.json").read_text())
+        expected = list(aspects.ASPECTS_OF[movement])
+        if key == F01:
+            expected = [a for a in expected if a not in aspects.SKIPPED_FOR_INTRA]
+        assert list(data) == expected, key
+        for aspect in expected:
+            for metric in aspects.BY_NAME[aspect].metrics:
+                entry = data[aspect][metric.name]
+                assert 0 <= entry["score_normalized"] <= 1, (key, metric.name)
+
+
+def test_worldscore_json_is_complete_with_both_headlines(run):
+    _, out, card, _, _ = run
+    assert "worldscore_json" in card.output_files
+    scores = json.loads((out / official_json.WORLDSCORE_JSON).read_text())
+    assert tuple(scores) == official_json.WORLDSCORE_KEYS
+    for key in official_json.WORLDSCORE_KEYS:
+        assert isinstance(scores[key], (int, float)) and math.isfinite(scores[key]), key
+    static = [scores[a] for a in aspects.STATIC_ASPECTS]
+    assert scores[aspects.HEADLINE_STATIC] == pytest.approx(sum(static) / 7, abs=0.006)
+    every = static + [scores[a] for a in aspects.DYNAMIC_ASPECTS]
+    assert scores[aspects.HEADLINE_DYNAMIC] == pytest.approx(sum(every) / 10, abs=0.006)
+
+
+def test_frames_decoded_once_and_each_family_built_once(run):
+    _, _, _, reads, builds = run
+    assert reads and set(reads.values()) == {1}
+    assert set(builds.values()) == {1}  # one family (one model load) per builder call
+    assert {k[0] for k in builds if k != "sea_raft"} == set(BUILDERS)
+    assert builds["sea_raft"] == 1  # the flow family and motion_accuracy share it
+    # SEA-RAFT's two metrics share one family, as do DROID-SLAM's
+    assert ("flow_metrics", families.FLOW_METRICS) in builds
+    assert ("droid_metrics", families.DROID_METRICS) in builds
