@@ -82,8 +82,10 @@ class AmtS(nn.Module):
     def _combine(self, img0, img1, flow0, flow1, mask, residual, mean):
         batch, _, height, width = flow0.shape
         n = NUM_FLOWS
-        warped0 = blocks.warp(img0.repeat_interleave(n, 0), flow0.reshape(batch * n, 2, height, width))
-        warped1 = blocks.warp(img1.repeat_interleave(n, 0), flow1.reshape(batch * n, 2, height, width))
+        flow0 = flow0.reshape(batch * n, 2, height, width)
+        flow1 = flow1.reshape(batch * n, 2, height, width)
+        warped0 = blocks.warp(img0.repeat_interleave(n, 0), flow0)
+        warped1 = blocks.warp(img1.repeat_interleave(n, 0), flow1)
         mask = mask.reshape(batch * n, 1, height, width)
         candidates = (mask * warped0 + (1 - mask) * warped1 + mean.repeat_interleave(n, 0)
                       + residual.reshape(batch * n, 3, height, width))

@@ -32,7 +32,8 @@ def warp(image: torch.Tensor, flow: torch.Tensor) -> torch.Tensor:
     xs = torch.linspace(-1.0, 1.0, width).view(1, 1, 1, width).expand(batch, -1, height, -1)
     ys = torch.linspace(-1.0, 1.0, height).view(1, 1, height, 1).expand(batch, -1, -1, width)
     base = torch.cat([xs, ys], 1).to(image)
-    step = torch.cat([flow[:, 0:1] / ((width - 1.0) / 2.0), flow[:, 1:2] / ((height - 1.0) / 2.0)], 1)
+    step = torch.cat([flow[:, 0:1] / ((width - 1.0) / 2.0),
+                      flow[:, 1:2] / ((height - 1.0) / 2.0)], 1)
     grid = (base + step).permute(0, 2, 3, 1)
     return F.grid_sample(image, grid, mode="bilinear", padding_mode="border", align_corners=True)
 
