@@ -70,7 +70,8 @@ def test_mirabench_claims_only_the_metrics_its_runner_computes():
     assert computed == {"3D_consistency_num_pts", "3D_consistency_num_inliers_F",
                         "3D_consistency_keep_ratio", "3D_consistency_mean_err",
                         "3D_consistency_rmse", "fid", "kid", "temporal_dino_consistency",
-                        "temporal_clip_consistency", "aesthetic_quality", "dynamic_degree"}
+                        "temporal_clip_consistency", "aesthetic_quality", "dynamic_degree",
+                        "imaging_quality"}
 
 
 def test_unknown_benchmark_lists_the_valid_ones():

@@ -2,7 +2,8 @@
 the official file formats, found through --checkpoint_dir: each family's value equals the
 metric library's compute() on the same frames with the model loaded independently, the
 checkpoints are recorded, and a missing checkpoint is an unavailable reason with its fetch
-command. RAFT is full size (raft_things has no other), on the smallest frames it takes."""
+command. RAFT is full size (raft_things has no other), on the smallest frames it takes;
+MUSIQ is tiny (metrics.iqa.musiq_random.TINY)."""
 
 import types
 
@@ -15,6 +16,7 @@ from benchmarks.mirabench import families
 from benchmarks.mirabench import sample
 from benchmarks.mirabench.model_metrics import aesthetic_quality
 from benchmarks.mirabench.model_metrics import dynamic_degree
+from benchmarks.mirabench.model_metrics import imaging_quality
 from benchmarks.mirabench.model_metrics import temporal_clip_consistency
 from benchmarks.mirabench.model_metrics import temporal_dino_consistency
 from benchmarks.mirabench.model_metrics import tiny_models
@@ -24,14 +26,16 @@ from metrics.clip import vision
 from metrics.dino import vit
 from metrics.flow import raft_things
 from metrics.flow import raft_things_testing
+from metrics.iqa import musiq
 
 WIRED = ("temporal_dino_consistency", "temporal_clip_consistency", "aesthetic_quality",
-         "dynamic_degree")
+         "dynamic_degree", "imaging_quality")
 
 
 def _config(checkpoint_dir):
     common = CommonConfig(device="cpu", checkpoint_dir=str(checkpoint_dir), offline=True)
-    return types.SimpleNamespace(common=common, architectures={"dino": tiny_models.TINY_DINO})
+    return types.SimpleNamespace(common=common, architectures={"dino": tiny_models.TINY_DINO,
+                                                                 "musiq": tiny_models.TINY_MUSIQ})
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +50,7 @@ def checkpoint_dir(tmp_path_factory):
     tiny_models.write_linear_head(folder[ckpts.LAION_AESTHETIC_LINEAR.name]
                                   / ckpts.LAION_AESTHETIC_LINEAR.filename)
     raft_things_testing.write_official_file(folder["raft_things"] / ckpts.RAFT_THINGS.filename)
+    tiny_models.write_musiq(folder[ckpts.MUSIQ_SPAQ.name] / ckpts.MUSIQ_SPAQ.filename)
     return folder
 
 
@@ -65,7 +70,7 @@ def _frames(count, shape, seed):
 def test_every_wired_family_is_built_with_its_checkpoints(prepared, checkpoint_dir):
     assert not prepared.unavailable
     assert sorted(f.name for f in prepared.families) == [
-        "clip_temporal", "dino_temporal", "laion_aesthetic", "raft_dynamic"]
+        "clip_temporal", "dino_temporal", "laion_aesthetic", "musiq", "raft_dynamic"]
     refs = {(r.metric_id, r.path) for r in prepared.checkpoints()}
     assert refs == {
         ("temporal_dino_consistency",
@@ -74,7 +79,8 @@ def test_every_wired_family_is_built_with_its_checkpoints(prepared, checkpoint_d
         ("aesthetic_quality", str(checkpoint_dir["clip_vit_large_patch14"])),
         ("aesthetic_quality", str(checkpoint_dir["laion_aesthetic_linear_l14"]
                                   / "sa_0_4_vit_l_14_linear.pth")),
-        ("dynamic_degree", str(checkpoint_dir["raft_things"] / "raft-things.pth"))}
+        ("dynamic_degree", str(checkpoint_dir["raft_things"] / "raft-things.pth")),
+        ("imaging_quality", str(checkpoint_dir["musiq_spaq"] / "musiq_spaq_ckpt-358bb6af.pth"))}
     for metric_id in WIRED:
         backend = prepared.backend_of(metric_id)
         assert backend.official and not backend.parity.verified
@@ -114,12 +120,25 @@ def test_dynamic_degree_family_is_raft_things_on_the_rgb_frames(prepared, checkp
     assert got == pytest.approx(dynamic_degree.compute(rgb, raft), rel=1e-6)
 
 
+def test_imaging_quality_family_is_musiq_on_every_rgb_frame(prepared, checkpoint_dir):
+    rgb = _frames(2, (530, 90, 3), seed=2)  # shrunk to 512 x 86
+    model = musiq.load_musiq(checkpoint_dir["musiq_spaq"] / "musiq_spaq_ckpt-358bb6af.pth", "cpu",
+                             tiny_models.TINY_MUSIQ)
+    family = next(f for f in prepared.families if f.name == "musiq")
+    got = family.compute(_ctx(rgb)).columns["imaging_quality"]
+    assert got == pytest.approx(imaging_quality.compute(rgb, model), abs=1e-6)
+    assert prepared.backend_of("imaging_quality").name == "musiq_spaq"
+    assert "metrics/iqa/testdata/musiq_parity.json" in prepared.backend_of(
+        "imaging_quality").parity.scope
+
+
 def test_a_missing_checkpoint_is_unavailable_with_its_fetch_command(tmp_path):
     empty = families.prepare(_config(tmp_path), set(WIRED))
     assert not empty.families
     for metric_id, spec in [("temporal_dino_consistency", ckpts.DINO_VITB16),
                             ("temporal_clip_consistency", ckpts.CLIP_VIT_B32),
                             ("aesthetic_quality", ckpts.CLIP_VIT_L14),
-                            ("dynamic_degree", ckpts.RAFT_THINGS)]:
+                            ("dynamic_degree", ckpts.RAFT_THINGS),
+                            ("imaging_quality", ckpts.MUSIQ_SPAQ)]:
         reason, backend = empty.unavailable[metric_id]
         assert spec.fetch_command(str(tmp_path)) in reason and backend.official, metric_id

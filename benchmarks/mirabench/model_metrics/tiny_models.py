@@ -1,15 +1,18 @@
 """Tiny random checkpoints in the official file formats, for MiraBench's model tests.
 
 DINO: a timm ViT state dict (the official dino_vitbase16_pretrain.pth keys) at TINY_DINO
-sizes. LAION head: the v1 nn.Linear(768, 1) state dict (`weight`, `bias`). CLIP snapshots
+sizes. LAION head: the v1 nn.Linear(768, 1) state dict (`weight`, `bias`). MUSIQ: a
+pyiqa MUSIQ state dict (musiq_spaq_ckpt keys) at TINY_MUSIQ sizes. CLIP snapshots
 come from metrics.clip.random_models; RAFT files from metrics.flow.raft_things_testing.
 """
 
 import torch
 
 from metrics.dino import vit
+from metrics.iqa import musiq_random
 
 TINY_DINO = vit.DinoConfig(embed_dim=32, depth=2, num_heads=2, image_size=64)
+TINY_MUSIQ = musiq_random.TINY
 
 
 def write_dino(path, seed: int = 3, config: vit.DinoConfig = TINY_DINO) -> None:
@@ -24,3 +27,8 @@ def write_linear_head(path, seed: int = 5, bias: float = 5.0) -> dict:
             "bias": torch.tensor([bias])}
     torch.save(head, str(path))
     return head
+
+
+def write_musiq(path, seed: int = 7) -> None:
+    """torch.saves a random pyiqa MUSIQ state dict (official key names, TINY_MUSIQ sizes)."""
+    musiq_random.write_checkpoint(path, TINY_MUSIQ, seed=seed)
