@@ -215,6 +215,33 @@ class Musiq(nn.Module):
         return q.sum(-1)
 
 
+def config_of(state: dict, num_heads: int = SPAQ.num_heads,
+              longer_sides: Sequence[int] = SPAQ.longer_sides) -> MusiqConfig:
+    """The MusiqConfig whose tensors have the shapes of `state` (a pyiqa MUSIQ state dict).
+
+    A file does not record the head count or the scales' longer sides: those are given.
+
+    Raises:
+        ValueError: `state` lacks a MUSIQ tensor.
+    """
+    state = {k[len("module."):] if k.startswith("module.") else k: v for k, v in state.items()}
+    enc = "transformer_encoder."
+    head = state.get("head.weight", state.get("head.0.weight"))
+    blocks = {k.split(".")[2] for k in state if k.startswith(enc + "transformer.")}
+    try:
+        hidden = state["embedding.weight"].shape[0]
+        patch = 4 * int(round((state["embedding.weight"].shape[1] / 256) ** 0.5))
+        return dataclasses.replace(
+            SPAQ, patch_size=patch, num_class=head.shape[0], hidden_size=hidden,
+            mlp_dim=state[enc + "transformer.encoderblock_0.mlp.fc1.weight"].shape[0],
+            num_heads=num_heads, num_layers=len(blocks),
+            num_scales=state[enc + "scaleembed_input.scale_emb"].shape[0],
+            grid_size=int(round(state[enc + "posembed_input.position_emb"].shape[1] ** 0.5)),
+            longer_sides=tuple(longer_sides))
+    except (KeyError, AttributeError, IndexError) as e:
+        raise ValueError(f"not a pyiqa MUSIQ state dict (missing {e})") from e
+
+
 def load_musiq(checkpoint_path, device, config: MusiqConfig = SPAQ) -> Musiq:
     """Loads a pyiqa MUSIQ state dict strictly ("module." key prefixes dropped, as pyiqa does).
 

@@ -117,9 +117,10 @@ def test_the_loader_drops_module_prefixes_and_rejects_what_pyiqa_would(tiny, tmp
         musiq.load_musiq(wrapped, "cpu", musiq_random.TINY)
     with pytest.raises(ValueError, match="does not fit MUSIQ"):
         musiq.load_musiq(path, "cpu")  # a tiny file is not the SPAQ size
-    (tmp_path / "junk.pth").write_bytes(b"not a torch file")
-    with pytest.raises(ValueError, match="not a readable torch file"):
-        musiq.load_musiq(tmp_path / "junk.pth", "cpu", musiq_random.TINY)
+    for junk in (b"not a torch file", b"junk"):  # the short one fails in struct, not pickle
+        (tmp_path / "junk.pth").write_bytes(junk)
+        with pytest.raises(ValueError, match="not a readable torch file"):
+            musiq.load_musiq(tmp_path / "junk.pth", "cpu", musiq_random.TINY)
 
 
 def test_distribution_heads_score_the_mean_class(tmp_path):
@@ -179,3 +180,12 @@ def test_full_size_scores_match_pyiqa(spaq, flavour):
         assert got == pytest.approx(official[0], abs=_TOL), video["name"]
         if max(video["height"], video["width"]) > 512:  # the tolerance sees the Resize flavour
             assert abs(video[other + "official_frame_scores"][0] - got) > 100 * _TOL, video["name"]
+
+
+def test_config_of_reads_the_sizes_from_the_tensors(tiny):
+    _, state = tiny
+    assert musiq.config_of(state, 2, (64, 128)) == musiq_random.TINY
+    full = musiq.Musiq().state_dict()
+    assert musiq.config_of({"module." + k: v for k, v in full.items()}) == musiq.SPAQ
+    with pytest.raises(ValueError, match="not a pyiqa MUSIQ state dict"):
+        musiq.config_of({"weight": torch.zeros(1)})

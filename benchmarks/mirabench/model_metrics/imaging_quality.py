@@ -13,8 +13,10 @@ Resize flavour: Resize's tensor default is bilinear WITHOUT antialias in torchvi
 on; ANTIALIAS follows the README. On the parity frames the other flavour moves a
 frame's score by 0.1-2 points (metrics/iqa/testdata/musiq_parity.json records both).
 
-Known difference: the official loop scores one frame per call; `batch_size` frames per
-call here (float rounding only, at most 4e-6 on the parity frames).
+Known differences: the official loop scores one frame per call; `batch_size` frames per
+call here (float rounding only, at most 4e-6 on the parity frames). Official CUDA runs
+(torch 1.12.1) let cuDNN convolutions use TF32 on Ampere and newer GPUs; the parity
+figures are float32 on the CPU.
 """
 
 import numpy as np
