@@ -27,11 +27,12 @@ Checkpoint: pyiqa's load_pretrained_network reads the file as a plain state dict
 `load_musiq`. pyiqa downloads its weights with no digest check (hash_prefix=None), so
 the 8 hex digits in the file name are not a checked digest.
 
-Parity: pyiqa 0.1.16's full-size MUSIQ behind MiraData's transform, on seeded random
-weights and synthetic frames (5 frames, 720x1280, 561x420, 200x300), gave the same scores
-as this module to max |diff| 0.0 in float32 on the CPU, one frame per call, with either
-Resize flavour (metrics/iqa/testdata/musiq_parity.json); musiq_test.py checks the
-recorded scores again on weights regenerated from the same seed.
+Parity: pyiqa 0.1.16's full-size MUSIQ behind a torchvision Resize to a 512 px longer
+side, on seeded random weights and synthetic frames (5 frames, 720x1280, 561x420,
+200x300), gave the same scores as this module to max |diff| 0.0 in float32 on the CPU,
+one frame per call, with either Resize flavour (metrics/iqa/testdata/musiq_parity.json,
+which names the upstream code run); musiq_test.py checks the recorded scores again on
+weights regenerated from the same seed.
 """
 
 import dataclasses
@@ -265,8 +266,8 @@ def shrink_longer_side(images: torch.Tensor, max_side: int = 512,
     The size is (int(s * H), int(s * W)) with s = max_side / max(H, W) (truncated, so the
     longer side is sometimes max_side - 1, e.g. 561 -> 511); the resize is bilinear
     (align_corners=False) on the float values as they are (no rounding or clamping).
-    `antialias` is what Resize's default gives on a tensor: False up to torchvision 0.16
-    (0.13.1 is the one MiraData's README pins), True from 0.17. Images no larger are
+    `antialias` is what Resize's default gives on a tensor: False up to torchvision 0.16,
+    True from 0.17 (a benchmark says which its pinned version gives). Images no larger are
     returned as given.
     """
     h, w = images.shape[-2:]

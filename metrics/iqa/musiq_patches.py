@@ -85,9 +85,10 @@ def _group(images, patch, grid_size, scale_id, length) -> PatchSequence:
     """One scale's patches; `length` >= 0 pads with zero entries or cuts, < 0 keeps all."""
     tiles, rows, cols = split_patches(images, patch)
     n, count = tiles.shape[:2]
-    spatial = hashed_positions(rows, cols, grid_size).expand(n, count)
-    scale = torch.full((n, count), scale_id, dtype=torch.int64)
-    mask = torch.ones((n, count), dtype=torch.bool)
+    device = images.device  # every part of the sequence where the network runs
+    spatial = hashed_positions(rows, cols, grid_size).to(device).expand(n, count)
+    scale = torch.full((n, count), scale_id, dtype=torch.int64, device=device)
+    mask = torch.ones((n, count), dtype=torch.bool, device=device)
     if length >= 0:
         keep, missing = min(count, length), max(0, length - count)
         tiles = torch.cat([tiles[:, :keep], tiles.new_zeros((n, missing) + tiles.shape[2:])], 1)

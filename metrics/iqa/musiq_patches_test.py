@@ -100,3 +100,10 @@ def test_a_large_image_keeps_every_native_patch_and_fills_the_scales():
 def test_rejects_non_float_batches():
     with pytest.raises(ValueError, match="float"):
         musiq_patches.multiscale_sequence(torch.zeros(1, 3, 8, 8, dtype=torch.uint8))
+
+
+def test_the_sequence_lives_on_the_images_device():
+    """On CUDA the attention mask must be where the scores are; "meta" stands in here."""
+    seq = musiq_patches.multiscale_sequence(torch.zeros(1, 3, 40, 70, device="meta"))
+    for tensor in (seq.pixels, seq.spatial, seq.scale, seq.mask):
+        assert tensor.device.type == "meta"

@@ -9,6 +9,7 @@ other CPUs through 14 blocks. The smallest error it must catch, the other Resize
 (antialias on or off), moves a score by 0.12.
 """
 
+import dataclasses
 import json
 import pathlib
 
@@ -173,6 +174,8 @@ def test_full_size_scores_match_pyiqa(spaq, flavour):
     model = spaq
     other = "antialias_" if not flavour else ""
     for video in parity["videos"]:
+        if flavour and max(video["height"], video["width"]) <= 512:
+            continue  # not shrunk: the flavours agree, checked once
         official = video[flavour + "official_frame_scores"]
         assert video[flavour + "official_video_score"] == pytest.approx(np.mean(official), abs=1e-6)
         frames = _frames(video["frames"], video["height"], video["width"], video["frame_seed"])
@@ -189,3 +192,12 @@ def test_config_of_reads_the_sizes_from_the_tensors(tiny):
     assert musiq.config_of({"module." + k: v for k, v in full.items()}) == musiq.SPAQ
     with pytest.raises(ValueError, match="not a pyiqa MUSIQ state dict"):
         musiq.config_of({"weight": torch.zeros(1)})
+
+
+def test_the_forward_pass_stays_on_the_models_device():
+    """No tensor is made on the CPU behind the model's back ("meta" stands in for CUDA)."""
+    for config in (musiq_random.TINY, dataclasses.replace(musiq_random.TINY, num_class=3)):
+        model = musiq.Musiq(config).to("meta").eval()
+        with torch.no_grad():
+            out = model(torch.zeros(2, 3, 40, 70, device="meta"))
+        assert out.shape == (2,) and out.device.type == "meta"
