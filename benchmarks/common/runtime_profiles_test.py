@@ -79,6 +79,7 @@ def test_mirabench_claims_only_the_metrics_its_runner_computes():
         "temporal_motion_smoothness",
         "fvd",
         "kvd",
+        "imaging_quality",
     }
 
 

@@ -180,6 +180,21 @@ _AMT_BACKEND = _model_backend(
     "needs 128 px per side after the scale (upstream gives NaN below)")
 
 
+def _prepare_musiq(config):
+    """config.architectures["musiq"] (a metrics.iqa.musiq.MusiqConfig) is for tiny test files."""
+    # pylint: disable=import-outside-toplevel
+    from benchmarks.mirabench.model_metrics import imaging_quality as metric
+    from metrics.iqa import musiq
+    metric_id = "imaging_quality"
+    (path,), refs = _resolve_all(config, ckpts.IMAGING_QUALITY, metric_id)
+    arch = (getattr(config, "architectures", None) or {}).get("musiq", musiq.SPAQ)
+    model = musiq.load_musiq(path, _device(config), arch)
+    return _per_video(metric_id, metric.compute, model), refs
+
+
+_MUSIQ_PARITY = "metrics/iqa/testdata/musiq_parity.json"
+
+
 def _specs() -> List[FamilySpec]:
     ids = metric_specs.TABLE.of_family
     return [
@@ -212,8 +227,14 @@ def _specs() -> List[FamilySpec]:
                        "The tower is the transformers conversion of the OpenAI weights "
                        "(metrics/clip/vision.py docstring); no scratch run against clip.load "
                        "recorded", "float32 (clip.load gives fp16 on CUDA, head cast to it)")),
-        _model("musiq", ids("musiq"), "MUSIQ (SPAQ)", "curl -LO https://github.com/chaofengc/"
-               "IQA-PyTorch/releases/download/v0.1-weights/musiq_spaq_ckpt-358bb6af.pth"),
+        FamilySpec("musiq", ids("musiq"), _prepare_musiq, _model_backend(
+            "musiq_spaq", "metrics/iqa/musiq.py (worldeval's MUSIQ, not the pyiqa package: "
+            "pyiqa's parameter names, its checkpoint loads unchanged, strict)",
+            "Scratch run: full-size pyiqa 0.1.16 MUSIQ behind MiraData's 'longer' transform on "
+            f"seeded random weights, 5 synthetic frames, max |score diff| 0.0 ({_MUSIQ_PARITY}, "
+            "re-checked by metrics/iqa/musiq_test.py)",
+            "Resize without antialias (torchvision 0.13.1, the README's pin; >= 0.17 "
+            "antialiases and moves scores by 0.1-2 points); 4 frames per call (upstream 1)")),
         _model("viclip", ids("viclip"), "ViCLIP ViClip-InternVid-10M-FLT.pth",
                "curl -LO https://pjlab-gvm-data.oss-cn-shanghai.aliyuncs.com/internvideo/"
                "viclip/ViClip-InternVid-10M-FLT.pth"),

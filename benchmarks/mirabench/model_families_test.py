@@ -2,7 +2,8 @@
 the official file formats, found through --checkpoint_dir: each family's value equals the
 metric library's compute() on the same frames with the model loaded independently, the
 checkpoints are recorded, and a missing checkpoint is an unavailable reason with its fetch
-command. RAFT and AMT-S are full size (neither has another), on the smallest frames they take."""
+command. RAFT and AMT-S are full size (neither has another), on the smallest frames they take;
+MUSIQ is tiny (metrics.iqa.musiq_random.TINY)."""
 
 import types
 
@@ -15,6 +16,7 @@ from benchmarks.mirabench import families
 from benchmarks.mirabench import sample
 from benchmarks.mirabench.model_metrics import aesthetic_quality
 from benchmarks.mirabench.model_metrics import dynamic_degree
+from benchmarks.mirabench.model_metrics import imaging_quality
 from benchmarks.mirabench.model_metrics import temporal_clip_consistency
 from benchmarks.mirabench.model_metrics import temporal_dino_consistency
 from benchmarks.mirabench.model_metrics import temporal_motion_smoothness
@@ -27,14 +29,16 @@ from metrics.flow import raft_things
 from metrics.flow import raft_things_testing
 from metrics.frame_interpolation import amt
 from metrics.frame_interpolation import amt_testing
+from metrics.iqa import musiq
 
 WIRED = ("temporal_dino_consistency", "temporal_clip_consistency", "aesthetic_quality",
-         "dynamic_degree", "temporal_motion_smoothness")
+         "dynamic_degree", "temporal_motion_smoothness", "imaging_quality")
 
 
 def _config(checkpoint_dir):
     common = CommonConfig(device="cpu", checkpoint_dir=str(checkpoint_dir), offline=True)
-    return types.SimpleNamespace(common=common, architectures={"dino": tiny_models.TINY_DINO})
+    return types.SimpleNamespace(common=common, architectures={"dino": tiny_models.TINY_DINO,
+                                                                 "musiq": tiny_models.TINY_MUSIQ})
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +54,7 @@ def checkpoint_dir(tmp_path_factory):
                                   / ckpts.LAION_AESTHETIC_LINEAR.filename)
     raft_things_testing.write_official_file(folder["raft_things"] / ckpts.RAFT_THINGS.filename)
     amt_testing.write_official_file(folder[ckpts.AMT_S.name] / ckpts.AMT_S.filename, seed=7)
+    tiny_models.write_musiq(folder[ckpts.MUSIQ_SPAQ.name] / ckpts.MUSIQ_SPAQ.filename)
     return folder
 
 
@@ -69,7 +74,8 @@ def _frames(count, shape, seed):
 def test_every_wired_family_is_built_with_its_checkpoints(prepared, checkpoint_dir):
     assert not prepared.unavailable
     assert sorted(f.name for f in prepared.families) == [
-        "amt_smoothness", "clip_temporal", "dino_temporal", "laion_aesthetic", "raft_dynamic"]
+        "amt_smoothness", "clip_temporal", "dino_temporal", "laion_aesthetic", "musiq",
+        "raft_dynamic"]
     refs = {(r.metric_id, r.path) for r in prepared.checkpoints()}
     assert refs == {
         ("temporal_dino_consistency",
@@ -79,7 +85,8 @@ def test_every_wired_family_is_built_with_its_checkpoints(prepared, checkpoint_d
         ("aesthetic_quality", str(checkpoint_dir["laion_aesthetic_linear_l14"]
                                   / "sa_0_4_vit_l_14_linear.pth")),
         ("dynamic_degree", str(checkpoint_dir["raft_things"] / "raft-things.pth")),
-        ("temporal_motion_smoothness", str(checkpoint_dir["amt_s"] / "amt-s.pth"))}
+        ("temporal_motion_smoothness", str(checkpoint_dir["amt_s"] / "amt-s.pth")),
+        ("imaging_quality", str(checkpoint_dir["musiq_spaq"] / "musiq_spaq_ckpt-358bb6af.pth"))}
     for metric_id in WIRED:
         backend = prepared.backend_of(metric_id)
         assert backend.official and not backend.parity.verified
@@ -137,6 +144,18 @@ def test_motion_smoothness_family_is_amt_s_on_the_rgb_frames(prepared, checkpoin
         family.compute(_ctx(_frames(3, (64, 200, 3), seed=3)))
 
 
+def test_imaging_quality_family_is_musiq_on_every_rgb_frame(prepared, checkpoint_dir):
+    rgb = _frames(2, (530, 90, 3), seed=2)  # shrunk to 512 x 86
+    model = musiq.load_musiq(checkpoint_dir["musiq_spaq"] / "musiq_spaq_ckpt-358bb6af.pth", "cpu",
+                             tiny_models.TINY_MUSIQ)
+    family = next(f for f in prepared.families if f.name == "musiq")
+    got = family.compute(_ctx(rgb)).columns["imaging_quality"]
+    assert got == pytest.approx(imaging_quality.compute(rgb, model), abs=1e-6)
+    assert prepared.backend_of("imaging_quality").name == "musiq_spaq"
+    assert "metrics/iqa/testdata/musiq_parity.json" in prepared.backend_of(
+        "imaging_quality").parity.scope
+
+
 def test_a_missing_checkpoint_is_unavailable_with_its_fetch_command(tmp_path):
     empty = families.prepare(_config(tmp_path), set(WIRED))
     assert not empty.families
@@ -144,6 +163,7 @@ def test_a_missing_checkpoint_is_unavailable_with_its_fetch_command(tmp_path):
                             ("temporal_clip_consistency", ckpts.CLIP_VIT_B32),
                             ("aesthetic_quality", ckpts.CLIP_VIT_L14),
                             ("dynamic_degree", ckpts.RAFT_THINGS),
-                            ("temporal_motion_smoothness", ckpts.AMT_S)]:
+                            ("temporal_motion_smoothness", ckpts.AMT_S),
+                            ("imaging_quality", ckpts.MUSIQ_SPAQ)]:
         reason, backend = empty.unavailable[metric_id]
         assert spec.fetch_command(str(tmp_path)) in reason and backend.official, metric_id

@@ -2,6 +2,7 @@
 
 import os
 import pickle
+import struct
 from typing import Dict
 
 import torch
@@ -15,7 +16,7 @@ def read_state_dict(path: os.PathLike) -> Dict[str, object]:
     """
     try:
         state = torch.load(str(path), map_location="cpu", weights_only=True)
-    except (pickle.UnpicklingError, EOFError, RuntimeError) as e:
+    except (pickle.UnpicklingError, EOFError, RuntimeError, struct.error) as e:  # struct: b"junk"
         raise ValueError(f"{path}: not a readable torch file ({e})") from e
     if not isinstance(state, dict):
         raise ValueError(f"{path}: expected a state dict, found {type(state).__name__}")

@@ -5,10 +5,12 @@ transcriptions of spec §3."""
 import numpy as np
 import pytest
 import torch
+from torchvision import transforms
 
 from benchmarks.mirabench.model_metrics import aesthetic_quality
 from benchmarks.mirabench.model_metrics import dynamic_degree
 from benchmarks.mirabench.model_metrics import fvd_logits
+from benchmarks.mirabench.model_metrics import imaging_quality
 from benchmarks.mirabench.model_metrics import temporal_clip_consistency
 from benchmarks.mirabench.model_metrics import temporal_dino_consistency
 from benchmarks.mirabench.model_metrics import temporal_motion_smoothness
@@ -18,6 +20,7 @@ from metrics.clip import aesthetic
 from metrics.clip import random_models
 from metrics.clip import vision
 from metrics.dino import vit
+from metrics.iqa import musiq
 
 
 def _clip(count=4, shape=(36, 60, 3), seed=0):
@@ -75,6 +78,25 @@ def test_aesthetic_is_the_linear_head_mean_over_all_frames(clip_dir, tmp_path):
     features = vision.image_embeddings(model.clip, [f[:, :, ::-1] for f in frames]).double().numpy()
     want = (features @ head["weight"].double().numpy().T + 5.0).mean()  # raw scale, no / 10
     assert aesthetic_quality.compute(frames, model) == pytest.approx(want, abs=1e-5)
+
+
+@pytest.mark.parametrize("shape,resized", [((561, 100, 3), (511, 91)), ((120, 200, 3), None)])
+def test_imaging_quality_is_the_mean_musiq_score_after_the_longer_side_rule(tmp_path, shape,
+                                                                            resized):
+    tiny_models.write_musiq(tmp_path / "musiq_spaq_ckpt-358bb6af.pth", seed=8)
+    model = musiq.load_musiq(tmp_path / "musiq_spaq_ckpt-358bb6af.pth", "cpu",
+                             tiny_models.TINY_MUSIQ)
+    frames = _clip(count=3, shape=shape, seed=3)
+    images = torch.from_numpy(frames).permute(0, 3, 1, 2).float()
+    if resized:  # the official Resize call, torchvision 0.13.1's tensor default
+        images = transforms.Resize(size=resized, antialias=False)(images)
+    with torch.no_grad():
+        want = np.mean([float(model(images[i:i + 1] / 255.0)) for i in range(3)])
+    got = imaging_quality.compute(frames, model, batch_size=2)
+    assert got == pytest.approx(want, abs=1e-4)  # raw scale: the tiny head's bias is 50
+    assert 20 < got < 80
+    with pytest.raises(ValueError, match="uint8"):
+        imaging_quality.compute(frames.astype(np.float32), model)
 
 
 class _FakeRaft(torch.nn.Module):

@@ -1,7 +1,8 @@
 """Tiny random checkpoints in the official file formats, for MiraBench's model tests.
 
 DINO: a timm ViT state dict (the official dino_vitbase16_pretrain.pth keys) at TINY_DINO
-sizes. LAION head: the v1 nn.Linear(768, 1) state dict (`weight`, `bias`). CLIP snapshots
+sizes. LAION head: the v1 nn.Linear(768, 1) state dict (`weight`, `bias`). MUSIQ: a
+pyiqa MUSIQ state dict (musiq_spaq_ckpt keys) at TINY_MUSIQ sizes. CLIP snapshots
 come from metrics.clip.random_models; RAFT files from metrics.flow.raft_things_testing;
 AMT-S files from metrics.frame_interpolation.amt_testing (the full-size AMT-S, 3.0M
 parameters, ~12 MB: AMT-S has no size knobs, so its tests keep the frames small instead).
@@ -10,8 +11,10 @@ parameters, ~12 MB: AMT-S has no size knobs, so its tests keep the frames small 
 import torch
 
 from metrics.dino import vit
+from metrics.iqa import musiq_random
 
 TINY_DINO = vit.DinoConfig(embed_dim=32, depth=2, num_heads=2, image_size=64)
+TINY_MUSIQ = musiq_random.TINY
 
 
 def write_dino(path, seed: int = 3, config: vit.DinoConfig = TINY_DINO) -> None:
@@ -26,3 +29,8 @@ def write_linear_head(path, seed: int = 5, bias: float = 5.0) -> dict:
             "bias": torch.tensor([bias])}
     torch.save(head, str(path))
     return head
+
+
+def write_musiq(path, seed: int = 7) -> None:
+    """torch.saves a random pyiqa MUSIQ state dict (official key names, TINY_MUSIQ sizes)."""
+    musiq_random.write_checkpoint(path, TINY_MUSIQ, seed=seed)
