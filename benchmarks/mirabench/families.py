@@ -221,8 +221,9 @@ def _specs() -> List[FamilySpec]:
             "CLIPTokenizer over bpe_simple_vocab_16e6.txt.gz)", "Scratch run: full-size "
             "official ViCLIP modules (Miradata 7ad0579) on random weights, loaded through our "
             "loader (metrics/viclip/testdata/viclip_parity.json)",
-            "8 middle frames of the runner's OpenCV decode (official: decord), tensor bicubic "
-            "resize without antialias, 32-token context; no ftfy text repair")),
+            "8 middle frames of the runner's OpenCV decode (official: decord; same pixels, "
+            "metrics/viclip/testdata/decord_decode.json), tensor bicubic resize without "
+            "antialias, 32-token context; no ftfy text repair")),
     ]
 
 

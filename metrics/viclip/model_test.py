@@ -15,6 +15,7 @@ import torch
 from metrics.viclip import inputs
 from metrics.viclip import loader
 from metrics.viclip import model as model_lib
+from metrics.viclip import numpy_reference
 from metrics.viclip import tiny_checkpoint
 from metrics.viclip import tokenizer as tokenizer_lib
 
@@ -149,3 +150,20 @@ def test_the_recorded_full_size_parity():
     for what, diff in record["max_abs_diff"].items():
         assert diff <= 1e-6, what
     assert np.allclose(record["cosine_official"], record["cosine_ours"], atol=1e-6)
+
+
+def test_the_towers_equal_an_independent_numpy_transcription(tiny_files):
+    model = loader.load_viclip(tiny_files[0], "cpu", TINY)
+    state = {k: v.double().numpy() for k, v in model.state_dict().items()}
+    towers = {p: {k[len(p):]: v for k, v in state.items() if k.startswith(p)}
+              for p in ("vision_encoder.", "text_encoder.")}
+    video = _video(2)
+    want = numpy_reference.vision(video[0].double().numpy(), towers["vision_encoder."],
+                                  TINY.vision_layers, TINY.vision_heads)
+    got = model.encode_vision(video)[0].numpy()
+    assert np.abs(got - want).max() < 1e-5 * max(1.0, np.abs(want).max())
+    tokens = np.array([TINY.vocab_size - 2, 513, 300, 515, 40, TINY.vocab_size - 1] + [0] * 26)
+    want = numpy_reference.text(tokens, towers["text_encoder."], TINY.text_layers,
+                                TINY.text_heads)
+    got = model.encode_text(torch.from_numpy(tokens[None]))[0].numpy()
+    assert np.abs(got - want).max() < 1e-5 * max(1.0, np.abs(want).max())
