@@ -154,6 +154,32 @@ def _prepare_raft(config):
                       raft_things.load_raft_things(path, _device(config))), refs
 
 
+def _prepare_amt(config):
+    """AMT-S at the official memory rule's scale on the run's device (1 on CPU)."""
+    # pylint: disable=import-outside-toplevel
+    from benchmarks.mirabench.model_metrics import temporal_motion_smoothness as metric
+    from metrics.frame_interpolation import amt
+    metric_id = "temporal_motion_smoothness"
+    (path,), refs = _resolve_all(config, ckpts.MOTION_SMOOTHNESS, metric_id)
+    device = _device(config)
+    model = amt.load_amt_s(path, device)
+
+    def compute(frames, loaded):
+        return metric.compute(frames, loaded, scale=None, device=device)
+
+    return _per_video(metric_id, compute, model), refs
+
+
+_AMT_BACKEND = _model_backend(
+    "amt_s", "metrics/frame_interpolation/amt.py (our AMT-S, official keys, cfgs/AMT-S.yaml)",
+    "Scratch run: upstream MCG-NKU/AMT @ 70f988fb AMT-S on seeded random weights, max "
+    "|imgt_pred diff| 0.0 at 128x192 (scale 1) and 256x320 (scales 1 and 0.5); the numbers "
+    "are metrics/frame_interpolation/testdata/amt_s_parity.json, checked by amt_test.py",
+    "scale: the official memory rule (smoothness.memory_scale): 1 on CPU and on a GPU large "
+    "enough for the clip, else 1/floor(16/sqrt(s))*16; frames padded to int(16/scale); "
+    "needs 128 px per side after the scale (upstream gives NaN below)")
+
+
 def _prepare_viclip(config):
     """config.architectures["viclip"] (a metrics.viclip.model.ViClipConfig) is for tiny files."""
     # pylint: disable=import-outside-toplevel
@@ -192,8 +218,7 @@ def _specs() -> List[FamilySpec]:
             "QuickGELU)", "The tower is the transformers conversion of the OpenAI weights "
             "(metrics/clip/vision.py docstring); no scratch run against clip.load recorded",
             "float32 (clip.load gives fp16 on CUDA)")),
-        _model("amt_smoothness", ids("amt_smoothness"), "AMT-S frame interpolation",
-               "huggingface-cli download lalala125/AMT amt-s.pth"),
+        FamilySpec("amt_smoothness", ids("amt_smoothness"), _prepare_amt, _AMT_BACKEND),
         FamilySpec("raft_dynamic", ids("raft_dynamic"), _prepare_raft, _model_backend(
             "raft_things", "metrics/flow/raft_things.py (torchvision raft_large, official "
             "keys renamed)", "Scratch run: full-size official RAFT on random weights, 20 "

@@ -2,7 +2,7 @@
 the official file formats, found through --checkpoint_dir: each family's value equals the
 metric library's compute() on the same frames with the model loaded independently, the
 checkpoints are recorded, and a missing checkpoint is an unavailable reason with its fetch
-command. RAFT is full size (raft_things has no other), on the smallest frames it takes."""
+command. RAFT and AMT-S are full size (neither has another), on the smallest frames they take."""
 
 import types
 
@@ -17,6 +17,7 @@ from benchmarks.mirabench.model_metrics import aesthetic_quality
 from benchmarks.mirabench.model_metrics import dynamic_degree
 from benchmarks.mirabench.model_metrics import temporal_clip_consistency
 from benchmarks.mirabench.model_metrics import temporal_dino_consistency
+from benchmarks.mirabench.model_metrics import temporal_motion_smoothness
 from benchmarks.mirabench.model_metrics import text_video_alignment
 from benchmarks.mirabench.model_metrics import tiny_models
 from metrics.clip import aesthetic
@@ -25,12 +26,14 @@ from metrics.clip import vision
 from metrics.dino import vit
 from metrics.flow import raft_things
 from metrics.flow import raft_things_testing
+from metrics.frame_interpolation import amt
+from metrics.frame_interpolation import amt_testing
 from metrics.viclip import loader
 from metrics.viclip import tiny_checkpoint
 from metrics.viclip import tokenizer as viclip_tokenizer
 
 WIRED = ("temporal_dino_consistency", "temporal_clip_consistency", "aesthetic_quality",
-         "dynamic_degree")
+         "dynamic_degree", "temporal_motion_smoothness")
 
 
 def _config(checkpoint_dir):
@@ -50,6 +53,7 @@ def checkpoint_dir(tmp_path_factory):
     tiny_models.write_linear_head(folder[ckpts.LAION_AESTHETIC_LINEAR.name]
                                   / ckpts.LAION_AESTHETIC_LINEAR.filename)
     raft_things_testing.write_official_file(folder["raft_things"] / ckpts.RAFT_THINGS.filename)
+    amt_testing.write_official_file(folder[ckpts.AMT_S.name] / ckpts.AMT_S.filename, seed=7)
     return folder
 
 
@@ -69,7 +73,7 @@ def _frames(count, shape, seed):
 def test_every_wired_family_is_built_with_its_checkpoints(prepared, checkpoint_dir):
     assert not prepared.unavailable
     assert sorted(f.name for f in prepared.families) == [
-        "clip_temporal", "dino_temporal", "laion_aesthetic", "raft_dynamic"]
+        "amt_smoothness", "clip_temporal", "dino_temporal", "laion_aesthetic", "raft_dynamic"]
     refs = {(r.metric_id, r.path) for r in prepared.checkpoints()}
     assert refs == {
         ("temporal_dino_consistency",
@@ -78,7 +82,8 @@ def test_every_wired_family_is_built_with_its_checkpoints(prepared, checkpoint_d
         ("aesthetic_quality", str(checkpoint_dir["clip_vit_large_patch14"])),
         ("aesthetic_quality", str(checkpoint_dir["laion_aesthetic_linear_l14"]
                                   / "sa_0_4_vit_l_14_linear.pth")),
-        ("dynamic_degree", str(checkpoint_dir["raft_things"] / "raft-things.pth"))}
+        ("dynamic_degree", str(checkpoint_dir["raft_things"] / "raft-things.pth")),
+        ("temporal_motion_smoothness", str(checkpoint_dir["amt_s"] / "amt-s.pth"))}
     for metric_id in WIRED:
         backend = prepared.backend_of(metric_id)
         assert backend.official and not backend.parity.verified
@@ -118,13 +123,32 @@ def test_dynamic_degree_family_is_raft_things_on_the_rgb_frames(prepared, checkp
     assert got == pytest.approx(dynamic_degree.compute(rgb, raft), rel=1e-6)
 
 
+def test_motion_smoothness_family_is_amt_s_on_the_rgb_frames(prepared, checkpoint_dir):
+    rgb = _frames(3, (125, 130, 3), seed=2)  # pads to 128 x 144, AMT-S's minimum at scale 1
+    model = amt.load_amt_s(checkpoint_dir["amt_s"] / "amt-s.pth", "cpu")
+    family = next(f for f in prepared.families if f.name == "amt_smoothness")
+    got = family.compute(_ctx(rgb))
+    assert not got.unavailable
+    want = temporal_motion_smoothness.compute(rgb, model, scale=1.0)  # the CPU rule's scale
+    assert got.columns["temporal_motion_smoothness"] == pytest.approx(want, abs=1e-9)
+    assert 0.0 < want < 1.0
+    assert prepared.backend_of("temporal_motion_smoothness").name == "amt_s"
+    bgr = family.compute(_ctx(np.ascontiguousarray(rgb[..., ::-1])))
+    assert bgr.columns["temporal_motion_smoothness"] != pytest.approx(want, abs=1e-9)
+    # Under 128 px upstream returns NaN; ours raises, which the sample loop records as the
+    # sample's reason (ValueError is an expected per-sample failure).
+    with pytest.raises(ValueError, match="at least 128 px"):
+        family.compute(_ctx(_frames(3, (64, 200, 3), seed=3)))
+
+
 def test_a_missing_checkpoint_is_unavailable_with_its_fetch_command(tmp_path):
     empty = families.prepare(_config(tmp_path), set(WIRED))
     assert not empty.families
     for metric_id, spec in [("temporal_dino_consistency", ckpts.DINO_VITB16),
                             ("temporal_clip_consistency", ckpts.CLIP_VIT_B32),
                             ("aesthetic_quality", ckpts.CLIP_VIT_L14),
-                            ("dynamic_degree", ckpts.RAFT_THINGS)]:
+                            ("dynamic_degree", ckpts.RAFT_THINGS),
+                            ("temporal_motion_smoothness", ckpts.AMT_S)]:
         reason, backend = empty.unavailable[metric_id]
         assert spec.fetch_command(str(tmp_path)) in reason and backend.official, metric_id
 

@@ -52,6 +52,7 @@ class MiraBenchConfig:
     kid_seed: int = set_metrics.DEFAULT_KID_SEED
     fid_input: str = set_metrics.OFFICIAL_INPUT
     bundled_sample: bool = False
+    architectures: Optional[dict] = None  # tests only: tiny architectures of tiny checkpoints
     recorded_flags: dict = dataclasses.field(default_factory=dict)
 
 

@@ -17,6 +17,9 @@ from metrics.i3d import inception_i3d
 
 MAX_FRAMES = 100
 SIZE = (224, 224)
+# Conv3d_1a and MaxPool3d_4a/5a halve time (SAME padding): 9 frames leave the 2 steps
+# the final AvgPool3d((2, 7, 7)) needs; fewer make the official forward raise.
+MIN_FRAMES = 9
 
 
 def frame_indices(num_frames: int, limit: int = MAX_FRAMES) -> list:
@@ -30,9 +33,12 @@ def compute(frames: np.ndarray, model: inception_i3d.InceptionI3d) -> np.ndarray
     """The (400,) float32 logits of a clip (T >= 1 frames).
 
     Raises:
-        ValueError: Bad frames.
+        ValueError: Bad frames, or fewer than MIN_FRAMES.
     """
     frames = clip_frames.checked(frames)
+    if len(frames) < MIN_FRAMES:
+        raise ValueError(f"I3D needs at least {MIN_FRAMES} frames, got {len(frames)} (its "
+                         f"temporal pooling runs out of steps: the official forward raises)")
     device = next(model.parameters()).device
     resized = [F.interpolate(torch.from_numpy(np.ascontiguousarray(frames[i])).float()
                              .permute(2, 0, 1)[None], size=SIZE, mode="bilinear",

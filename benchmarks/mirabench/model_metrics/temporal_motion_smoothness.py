@@ -4,8 +4,8 @@ evaluation/motion_smoothness.py, the VBench algorithm) around an AMT-S interpola
 `model` is called as the official code calls AMT: `model(in_0, in_1, embt, scale_factor=
 scale, eval=True)["imgt_pred"]` with embt = 0.5 as a [1, 1, 1, 1] tensor; everything
 else (even frames, AMT padding, truncating uint8 conversion, vfi, (255 - vfi) / 255) is
-metrics.frame_interpolation.smoothness. worldeval has no AMT-S module yet, so this
-metric needs one with that call to run.
+metrics.frame_interpolation.smoothness. The model is metrics.frame_interpolation.amt's
+AMT-S (the runner's amt_smoothness family loads it); any module with that call works.
 
 `scale` is a recorded setting: the official code derives it from the CUDA device's total
 memory (smoothness.memory_scale(h, w, total_memory)); on CPU, and on any GPU large

@@ -2,7 +2,9 @@
 
 DINO: a timm ViT state dict (the official dino_vitbase16_pretrain.pth keys) at TINY_DINO
 sizes. LAION head: the v1 nn.Linear(768, 1) state dict (`weight`, `bias`). CLIP snapshots
-come from metrics.clip.random_models; RAFT files from metrics.flow.raft_things_testing.
+come from metrics.clip.random_models; RAFT files from metrics.flow.raft_things_testing;
+AMT-S files from metrics.frame_interpolation.amt_testing (the full-size AMT-S, 3.0M
+parameters, ~12 MB: AMT-S has no size knobs, so its tests keep the frames small instead).
 """
 
 import torch
