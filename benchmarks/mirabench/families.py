@@ -195,15 +195,37 @@ def _prepare_viclip(config):
                                  viclip_tokenizer.load_tokenizer(str(bpe)), device)
 
     def compute(ctx) -> family_lib.FamilyResult:
-        captions = {}
+        captions, unavailable = {}, {}
         for metric_id in metric.METRIC_IDS:
-            texts = [ctx.row.captions.get(c) for c in sample.CAPTION_OF[metric_id]]
-            text = next((t for t in texts if t), None)
-            if text:  # else sample.score records caption_problem as the reason
+            text, why = _viclip_caption(ctx.row, sample.CAPTION_OF[metric_id])
+            if text:
                 captions[metric_id] = text
-        return family_lib.FamilyResult(metric.compute(ctx.rgb(), captions, scorer))
+            elif why:
+                unavailable[metric_id] = why
+            # else no caption at all: sample.score records caption_problem as the reason
+        return family_lib.FamilyResult(metric.compute(ctx.rgb(), captions, scorer), unavailable)
 
     return compute, refs
+
+
+def _viclip_caption(row, columns):
+    """(caption, None), (None, reason) or (None, None) for a metric reading `columns`.
+
+    The official code takes row["dense_caption"] and falls back to short_caption only when
+    it `is None`, which a pandas cell never is: a NaN dense_caption is scored, raises, and
+    the value is None (spec §3.5 [I]). So a later column is used only when the earlier one
+    is absent from the meta CSV (where the official code stops with a KeyError instead).
+    """
+    for position, column in enumerate(columns):
+        if row.captions.get(column):
+            return row.captions[column], None
+        problem = row.caption_problems.get(column, "")
+        if position + 1 < len(columns) and problem and not problem.endswith(
+                f"has no {column} column"):  # layout.rows' reason for an absent column
+            return None, (card_lib.OFFICIAL_GAP + f"{problem}; the official code scores the "
+                          f"NaN {column} (no fallback to {columns[position + 1]}), raises and "
+                          "records None")
+    return None, None
 
 
 def _specs() -> List[FamilySpec]:

@@ -18,7 +18,6 @@ from benchmarks.mirabench.model_metrics import dynamic_degree
 from benchmarks.mirabench.model_metrics import temporal_clip_consistency
 from benchmarks.mirabench.model_metrics import temporal_dino_consistency
 from benchmarks.mirabench.model_metrics import temporal_motion_smoothness
-from benchmarks.mirabench.model_metrics import text_video_alignment
 from benchmarks.mirabench.model_metrics import tiny_models
 from metrics.clip import aesthetic
 from metrics.clip import random_models
@@ -28,9 +27,6 @@ from metrics.flow import raft_things
 from metrics.flow import raft_things_testing
 from metrics.frame_interpolation import amt
 from metrics.frame_interpolation import amt_testing
-from metrics.viclip import loader
-from metrics.viclip import tiny_checkpoint
-from metrics.viclip import tokenizer as viclip_tokenizer
 
 WIRED = ("temporal_dino_consistency", "temporal_clip_consistency", "aesthetic_quality",
          "dynamic_degree", "temporal_motion_smoothness")
@@ -151,61 +147,3 @@ def test_a_missing_checkpoint_is_unavailable_with_its_fetch_command(tmp_path):
                             ("temporal_motion_smoothness", ckpts.AMT_S)]:
         reason, backend = empty.unavailable[metric_id]
         assert spec.fetch_command(str(tmp_path)) in reason and backend.official, metric_id
-
-
-VICLIP_IDS = text_video_alignment.METRIC_IDS
-
-
-@pytest.fixture(scope="module")
-def viclip_dir(tmp_path_factory):
-    root = tmp_path_factory.mktemp("viclip_ckpt")
-    for spec in ckpts.TEXT_VIDEO_ALIGNMENT:
-        (root / spec.name).mkdir()
-    tiny_checkpoint.write_checkpoint(root / ckpts.VICLIP.name / ckpts.VICLIP.filename, seed=6)
-    tiny_checkpoint.write_bpe(root / ckpts.CLIP_BPE.name / ckpts.CLIP_BPE.filename)
-    return root
-
-
-def _viclip_config(root):
-    common = CommonConfig(device="cpu", checkpoint_dir=str(root), offline=True)
-    return types.SimpleNamespace(common=common,
-                                 architectures={"viclip": tiny_checkpoint.TINY})
-
-
-def test_the_viclip_family_scores_each_caption_on_one_video(viclip_dir):
-    prepared = families.prepare(_viclip_config(viclip_dir), set(VICLIP_IDS))
-    assert not prepared.unavailable and [f.name for f in prepared.families] == ["viclip"]
-    weights = viclip_dir / ckpts.VICLIP.name / ckpts.VICLIP.filename
-    bpe = viclip_dir / ckpts.CLIP_BPE.name / ckpts.CLIP_BPE.filename
-    assert {(r.metric_id, r.path) for r in prepared.checkpoints()} == {
-        ("camera_alignment", str(weights)), ("camera_alignment", str(bpe))}
-    assert not prepared.backend_of("style_alignment").parity.verified
-    rgb = _frames(11, (30, 44, 3), seed=2)
-    captions = {"camera_caption": "the camera", "main_object_caption": "a cat",
-                "background_caption": "the sky", "style_caption": "dog cat",
-                "dense_caption": None, "short_caption": "a dog"}
-    ctx = sample.VideoContext(sample_id="0", frames=np.ascontiguousarray(rgb[..., ::-1]),
-                              row=types.SimpleNamespace(captions=captions))
-    got = prepared.families[0].compute(ctx)
-    scorer = text_video_alignment.ViClipScorer(
-        loader.load_viclip(weights, "cpu", tiny_checkpoint.TINY),
-        viclip_tokenizer.load_tokenizer(str(bpe)))
-    want = text_video_alignment.compute(rgb, {
-        "camera_alignment": "the camera", "main_object_alignment": "a cat",
-        "background_alignment": "the sky", "style_alignment": "dog cat",
-        "overall_consistency": "a dog"}, scorer)  # no dense caption: the short one
-    assert set(got.columns) == set(VICLIP_IDS)
-    for metric_id in VICLIP_IDS:
-        assert got.columns[metric_id] == pytest.approx(want[metric_id], abs=1e-6), metric_id
-        assert -1.0 <= got.columns[metric_id] <= 1.0
-    assert len(set(round(v, 6) for v in got.columns.values())) == 5
-    # A missing caption leaves its metric out (sample.score records caption_problem).
-    captions["camera_caption"] = None
-    assert "camera_alignment" not in prepared.families[0].compute(ctx).columns
-
-
-def test_viclip_without_its_checkpoint_is_unavailable_with_the_fetch_command(tmp_path):
-    empty = families.prepare(_viclip_config(tmp_path), set(VICLIP_IDS))
-    assert not empty.families
-    reason, backend = empty.unavailable["overall_consistency"]
-    assert ckpts.VICLIP.fetch_command(str(tmp_path)) in reason and backend.official
