@@ -95,6 +95,13 @@ def test_a_nan_caption_leaves_its_metric_out_as_upstream(viclip_dir, tmp_path):
     # camera_caption NaN: no reason here, sample.score records caption_problem.
     assert "camera_alignment" not in got.unavailable
     assert "camera_caption is empty (NaN)" in sample.caption_problem(row, "camera_alignment")
+    # Through sample.score: three values, two reasons, each naming the NaN cell.
+    scored = sample.score(row, sample.Loaded(ctx.frames, "digest", ()), prepared.families,
+                          VICLIP_IDS)
+    assert sorted(scored.metrics) == sorted(got.columns)
+    assert sorted(scored.unavailable) == ["camera_alignment", "overall_consistency"]
+    assert "camera_caption is empty (NaN)" in scored.unavailable["camera_alignment"]
+    assert "dense_caption is empty (NaN)" in scored.unavailable["overall_consistency"]
 
 
 def test_viclip_without_its_checkpoint_is_unavailable_with_the_fetch_command(tmp_path):
