@@ -91,6 +91,29 @@ def test_bundled_sample_downloads_nothing_unless_asked(tmp_path):
     assert "--offline forbids downloading" in lpips["unavailable_reason"]
 
 
+@pytest.mark.parametrize("fmt", ["json", "markdown"])
+def test_format_prints_the_summary_as_json_or_markdown(tmp_path, fmt):
+    done = _run(["--metrics=GT_ALL_PSNR,GT_ALL_LPIPS", "--steps=step1", f"--format={fmt}"],
+                cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    card = json.loads((tmp_path / "worldeval_outputs" / "memobench" / "ReferenceModel" /
+                       "scorecard.json").read_text())
+    psnr = next(m for m in card["metrics"] if m["id"] == "GT_ALL_PSNR")
+    if fmt == "json":  # stdout is one JSON object, nothing else
+        summary = json.loads(done.stdout)
+        got = {m["id"]: m for m in summary["metrics"]}
+        assert got["GT_ALL_PSNR"]["value"] == psnr["value"]
+        assert got["GT_ALL_PSNR"]["ci95"] == [psnr["ci95"]["low"], psnr["ci95"]["high"]]
+        assert got["GT_ALL_LPIPS"]["value"] is None and got["GT_ALL_LPIPS"]["unavailable_reason"]
+        assert summary["scope"] == "BOUNDED" and not summary["leaderboard_eligible"]
+        assert "evaluating the bundled sample" in done.stderr  # stdout: the JSON only
+    else:
+        row = next(line for line in done.stdout.splitlines() if line.startswith("| GT_ALL_PSNR"))
+        assert f"| {psnr['value']:.4f} | [{psnr['ci95']['low']:.4f}, " in row
+        assert "| metric | value | 95% interval |" in done.stdout
+        assert "| GT_ALL_LPIPS | — |" in done.stdout
+
+
 def test_lpips_backend_flag_reaches_the_scorecard(tmp_path):
     done = _run(["--metrics=GT_ALL_LPIPS", "--steps=step1", "--lpips_backend=lpips"],
                 cwd=tmp_path)

@@ -44,7 +44,7 @@ def run_benchmark(argv, make_config, run_fn, noun: str = "samples") -> None:
         raise errors.InputError(" ".join(argv[1:]), "flags only (--name=value)",
                                 "extra arguments")
     card = run_fn(make_config())
-    print(summary.format_summary(card))
+    print(summary.render(card))
     failed = card.coverage.internal_error_sample_ids
     if failed:
         print(f"internal error: {len(failed)} {noun} failed on a worldeval bug (the "

@@ -81,3 +81,22 @@ def test_summary_names_unavailable_metrics():
                                              "no weights"))
     text = summary.format_summary(card)
     assert "3.0000" in text and "unavailable: no weights" in text
+
+
+def test_markdown_and_json_summaries_carry_the_values_and_reasons():
+    card = scorecard_pb2.Scorecard(benchmark_id="b", model_name="m")
+    card.metrics.append(card_lib.aggregate(SPEC, [_s("a", PSNR=3.0), _s("b", PSNR=5.0)], BACKEND))
+    card.metrics.append(card_lib.unavailable(card_lib.MetricSpec("L", "L", "0-1", False),
+                                             "no | weights"))
+    card.notes.append("a note")
+    data = json.loads(summary.format_json(card))
+    psnr, lpips = data["metrics"]
+    assert psnr["value"] == 4.0 and psnr["n"] == 2 and psnr["ci95"] == [
+        card.metrics[0].ci95.low, card.metrics[0].ci95.high]
+    assert lpips["value"] is None and lpips["ci95"] is None and not lpips["available"]
+    assert data["notes"] == ["a note"] and data["model_name"] == "m"
+    text = summary.format_markdown(card)
+    ci = card.metrics[0].ci95
+    assert f"| PSNR | 4.0000 | [{ci.low:.4f}, {ci.high:.4f}] | 2 |" in text
+    assert "unavailable: no \\| weights |" in text  # a pipe in a reason stays in its cell
+    assert "- note: a note" in text

@@ -1,6 +1,20 @@
-"""A readable summary of a scorecard for the terminal."""
+"""A scorecard's summary on stdout: a compact table for the terminal (the default), or
+markdown / JSON to paste into papers and pull requests (`--format`, every runner and
+importer). The full scorecard is always the file the run wrote; the summary is a view.
+"""
+
+import json
+import sys
+from typing import Dict, List
+
+from absl import flags
 
 from proto import scorecard_pb2
+
+FORMAT = flags.DEFINE_enum(
+    "format", "table", ["table", "markdown", "json"],
+    "How the summary printed at the end looks: 'table' (fixed-width, for the terminal), "
+    "'markdown' (a pipe table with 95% intervals) or 'json' (stdout is one JSON object).")
 
 
 def _fmt(value: float) -> str:
@@ -41,3 +55,89 @@ def format_summary(card: scorecard_pb2.Scorecard) -> str:
     for name, path in sorted(card.output_files.items()):
         lines.append(f"wrote {name}: {path}")
     return "\n".join(lines)
+
+
+def announce(message: str) -> None:
+    """A line for the user before the run (e.g. "evaluating the bundled sample"): stdout
+    with the table, stderr with markdown or JSON, which keep stdout to the summary."""
+    table = not flags.FLAGS.is_parsed() or FORMAT.value == "table"
+    print(message, file=sys.stdout if table else sys.stderr)
+
+
+def _scope(card: scorecard_pb2.Scorecard) -> str:
+    return scorecard_pb2.VerificationScope.Name(card.verification.scope)
+
+
+def _interval(m: scorecard_pb2.MetricResult):
+    ci = m.ci95
+    return None if (ci.low == 0 and ci.high == 0) or not m.available else [ci.low, ci.high]
+
+
+def _blockers(card: scorecard_pb2.Scorecard) -> List[Dict[str, str]]:
+    return [{"reason": scorecard_pb2.BlockingReason.Name(b.reason), "metric_id": b.metric_id,
+             "detail": b.detail} for b in card.verification.blocking]
+
+
+def summary_dict(card: scorecard_pb2.Scorecard) -> dict:
+    """What the JSON summary holds (metrics in the scorecard's order)."""
+    cov = card.coverage
+    return {
+        "benchmark_id": card.benchmark_id, "benchmark_version": card.benchmark_version,
+        "model_name": card.model_name, "scope": _scope(card),
+        "leaderboard_eligible": card.verification.leaderboard_eligible,
+        "metrics": [{"id": m.id, "display_name": m.display_name,
+                     "value": m.value if m.available else None, "ci95": _interval(m),
+                     "n": m.sample_count, "unit": m.unit,
+                     "higher_is_better": m.higher_is_better, "available": m.available,
+                     "unavailable_reason": m.unavailable_reason, "backend": m.backend.name,
+                     "official": m.backend.official} for m in card.metrics],
+        "coverage": {"expected": cov.expected, "evaluated": cov.evaluated,
+                     "failed": cov.failed, "missing": len(cov.missing_sample_ids)},
+        "blocking": _blockers(card), "notes": list(card.notes),
+        "output_files": dict(sorted(card.output_files.items())),
+    }
+
+
+def format_json(card: scorecard_pb2.Scorecard) -> str:
+    return json.dumps(summary_dict(card), indent=2)
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def format_markdown(card: scorecard_pb2.Scorecard) -> str:
+    """A pipe table (value, 95% interval, n, unit, direction, backend), then coverage and
+    eligibility, for papers and pull requests."""
+    eligible = "yes" if card.verification.leaderboard_eligible else "no"
+    lines = [f"**{card.benchmark_id}** · model `{card.model_name}` · scope {_scope(card)} · "
+             f"leaderboard-eligible: {eligible}", "",
+             "| metric | value | 95% interval | n | unit | better | backend |",
+             "| --- | ---: | --- | ---: | --- | --- | --- |"]
+    for m in card.metrics:
+        better = "higher" if m.higher_is_better else "lower"
+        if m.available:
+            ci = _interval(m)
+            backend = m.backend.name + ("" if m.backend.official else " (NOT official)")
+            row = [m.id, _fmt(m.value), f"[{_fmt(ci[0])}, {_fmt(ci[1])}]" if ci else "—",
+                   str(m.sample_count), m.unit, better, backend]
+        else:
+            row = [m.id, "—", "—", "", m.unit, better, "unavailable: " + m.unavailable_reason]
+        lines.append("| " + " | ".join(_cell(c) for c in row) + " |")
+    cov = card.coverage
+    lines += ["", f"Coverage: {cov.evaluated} evaluated, {cov.failed} failed, "
+              f"{len(cov.missing_sample_ids)} missing of {cov.expected} expected."]
+    for b in _blockers(card):
+        lines.append(f"- not leaderboard-eligible: {b['reason']}"
+                     + (f" ({b['metric_id']})" if b["metric_id"] else "")
+                     + (f": {_cell(b['detail'])}" if b["detail"] else ""))
+    lines += [f"- note: {_cell(note)}" for note in card.notes]
+    return "\n".join(lines)
+
+
+FORMATS = {"table": format_summary, "markdown": format_markdown, "json": format_json}
+
+
+def render(card: scorecard_pb2.Scorecard) -> str:
+    """The summary in the format --format asks for (the table before flags are parsed)."""
+    return FORMATS[FORMAT.value if flags.FLAGS.is_parsed() else "table"](card)

@@ -93,7 +93,7 @@ def main(argv):
     card.provenance.CopyFrom(provenance.capture(inputs))
     out_dir = paths.user_path(OUTPUT_DIR.value or f"worldeval_outputs/memobench/{model}/imported")
     importer.write_outputs(out_dir, card, samples)
-    print(summary.format_summary(card))
+    print(summary.render(card))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from benchmarks.common import app_main
 from benchmarks.common import errors
 from benchmarks.common import flags as common_flags
 from benchmarks.common import paths
+from benchmarks.common import summary
 from benchmarks.memobench import bundled_sample
 from benchmarks.memobench import runner
 from benchmarks.memobench.step1 import prepare as step1_prepare
@@ -155,13 +156,13 @@ def _config() -> runner.MemobenchConfig:
                    or GENERATED_REAL_DIR.value or DATA_ROOT.value)
     if bundled:
         inputs = bundled_sample.extract()
-        print(f"No --generated_dir/--data_root given: evaluating the bundled sample "
+        summary.announce(f"No --generated_dir/--data_root given: evaluating the bundled sample "
               f"(model {inputs.model_name}, extracted to {inputs.root}).")
         if not flags.FLAGS["offline"].present:
             # A first look should not start several GB of downloads: checkpoints already
             # present (--checkpoint_dir, caches) are used; --nooffline fetches the rest.
             common = dataclasses.replace(common, offline=True)
-            print("Bundled sample: nothing is downloaded (metrics whose weights are not "
+            summary.announce("Bundled sample: nothing is downloaded (metrics whose weights are not "
                   "found locally are reported unavailable); pass --nooffline to fetch them.")
         gen_root, data_root, model = inputs.generated_dir, inputs.data_root, inputs.model_name
     else:

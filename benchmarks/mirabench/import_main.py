@@ -48,7 +48,7 @@ def main(argv):
         {"average_score": average, "video_score": video}))
     out_dir = paths.user_path(OUTPUT_DIR.value or f"worldeval_outputs/mirabench/{model}/imported")
     card = importer.write_outputs(out_dir, imported)
-    print(summary.format_summary(card))
+    print(summary.render(card))
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from benchmarks.common import app_main
 from benchmarks.common import errors
 from benchmarks.common import flags as common_flags
 from benchmarks.common import paths
+from benchmarks.common import summary
 from benchmarks.mirabench import bundled_sample
 from benchmarks.mirabench import runner
 from benchmarks.mirabench import set_metrics
@@ -86,7 +87,7 @@ def _config() -> runner.MiraBenchConfig:
     bundled = not META_CSV.value
     if bundled:
         sample = bundled_sample.extract()
-        print("No --meta_csv given: evaluating the bundled synthetic sample (two generated "
+        summary.announce("No --meta_csv given: evaluating the bundled synthetic sample (two generated "
               f"and two GT clips, extracted to {sample.root}); not MiraBench data.")
         meta, generated, gt_meta, gt_dir = (sample.meta_csv, sample.generated_dir,
                                             sample.gt_meta_csv, sample.gt_dir)

@@ -60,7 +60,7 @@ def main(argv):
         {"results_json": results, "scores_csv": scores, "prompt_manifest": manifest}))
     out_dir = paths.user_path(OUTPUT_DIR.value or f"worldeval_outputs/vmbench/{model}/imported")
     card = importer.write_outputs(out_dir, imported)
-    print(summary.format_summary(card))
+    print(summary.render(card))
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from benchmarks.common import app_main
 from benchmarks.common import errors
 from benchmarks.common import flags as common_flags
 from benchmarks.common import paths
+from benchmarks.common import summary
 from benchmarks.vmbench import bundled_sample
 from benchmarks.vmbench import cas
 from benchmarks.vmbench import official_models
@@ -95,14 +96,14 @@ def _config() -> runner.VmbenchConfig:
     bundled = not VIDEO_DIR.value
     if bundled:
         inputs = bundled_sample.extract()
-        print(f"No --video_dir given: evaluating the bundled synthetic sample (3 clips of a "
+        summary.announce(f"No --video_dir given: evaluating the bundled synthetic sample (3 clips of a "
               f"textured square, extracted to {inputs.video_dir.parent}); not VMBench data.")
         video_dir, manifest, model = inputs.video_dir, inputs.prompt_manifest, inputs.model_name
         if not flags.FLAGS["offline"].present:
             # A first look should not start GBs of downloads (TCS's models): checkpoints
             # already present (--checkpoint_dir, caches) are used; --nooffline fetches.
             common = dataclasses.replace(common, offline=True)
-            print("Bundled sample: nothing is downloaded (metrics whose weights are not "
+            summary.announce("Bundled sample: nothing is downloaded (metrics whose weights are not "
                   "found locally are reported unavailable); pass --nooffline to fetch them.")
     else:
         video_dir = paths.user_path(VIDEO_DIR.value)

@@ -71,7 +71,7 @@ def main(argv):
         {"generated_root": tree, "worldscore_json": given, "data_root": data_root}))
     out_dir = paths.user_path(OUTPUT_DIR.value or f"worldeval_outputs/worldscore/{model}/imported")
     card = importer.write_outputs(out_dir, imported)
-    print(summary.format_summary(card))
+    print(summary.render(card))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from benchmarks.common import app_main
 from benchmarks.common import errors
 from benchmarks.common import flags as common_flags
 from benchmarks.common import paths
+from benchmarks.common import summary
 from benchmarks.worldscore import aspects
 from benchmarks.worldscore import bundled_sample
 from benchmarks.worldscore import runner
@@ -90,13 +91,13 @@ def _config() -> runner.WorldScoreConfig:
     bundled, staged = not GENERATED_ROOT.value and not STAGE_SOURCE.value, ""
     if bundled:
         inputs = bundled_sample.extract()
-        print("No --generated_root given: evaluating the bundled synthetic sample (two "
+        summary.announce("No --generated_root given: evaluating the bundled synthetic sample (two "
               f"static and one dynamic instance, extracted to {inputs.generated_root.parent});"
               " not WorldScore data.")
         generated, data_root, model = inputs.generated_root, inputs.data_root, inputs.model_name
         if not flags.FLAGS["offline"].present:
             common = dataclasses.replace(common, offline=True)
-            print("Bundled sample: nothing is downloaded (metrics whose weights are not "
+            summary.announce("Bundled sample: nothing is downloaded (metrics whose weights are not "
                   "found locally are reported unavailable); pass --nooffline to fetch them.")
     else:
         if not DATA_ROOT.value:
