@@ -77,6 +77,8 @@ def test_mirabench_claims_only_the_metrics_its_runner_computes():
         "aesthetic_quality",
         "dynamic_degree",
         "temporal_motion_smoothness",
+        "camera_alignment", "main_object_alignment", "background_alignment", "style_alignment",
+        "overall_consistency",
         "fvd",
         "kvd",
         "imaging_quality",

@@ -195,6 +195,54 @@ def _prepare_musiq(config):
 _MUSIQ_PARITY = "metrics/iqa/testdata/musiq_parity.json"
 
 
+def _prepare_viclip(config):
+    """config.architectures["viclip"] (a metrics.viclip.model.ViClipConfig) is for tiny files."""
+    # pylint: disable=import-outside-toplevel
+    from benchmarks.mirabench import sample
+    from benchmarks.mirabench.model_metrics import text_video_alignment as metric
+    from metrics.viclip import loader
+    from metrics.viclip import model as viclip_model
+    from metrics.viclip import tokenizer as viclip_tokenizer
+    (weights, bpe), refs = _resolve_all(config, ckpts.TEXT_VIDEO_ALIGNMENT, metric.METRIC_IDS[0])
+    arch = (getattr(config, "architectures", None) or {}).get("viclip", viclip_model.VICLIP_L14)
+    device = _device(config)
+    scorer = metric.ViClipScorer(loader.load_viclip(weights, device, arch),
+                                 viclip_tokenizer.load_tokenizer(str(bpe)), device)
+
+    def compute(ctx) -> family_lib.FamilyResult:
+        captions, unavailable = {}, {}
+        for metric_id in metric.METRIC_IDS:
+            text, why = _viclip_caption(ctx.row, sample.CAPTION_OF[metric_id])
+            if text:
+                captions[metric_id] = text
+            elif why:
+                unavailable[metric_id] = why
+            # else no caption at all: sample.score records caption_problem as the reason
+        return family_lib.FamilyResult(metric.compute(ctx.rgb(), captions, scorer), unavailable)
+
+    return compute, refs
+
+
+def _viclip_caption(row, columns):
+    """(caption, None), (None, reason) or (None, None) for a metric reading `columns`.
+
+    The official code takes row["dense_caption"] and falls back to short_caption only when
+    it `is None`, which a pandas cell never is: a NaN dense_caption is scored, raises, and
+    the value is None (spec §3.5 [I]). So a later column is used only when the earlier one
+    is absent from the meta CSV (where the official code stops with a KeyError instead).
+    """
+    for position, column in enumerate(columns):
+        if row.captions.get(column):
+            return row.captions[column], None
+        problem = row.caption_problems.get(column, "")
+        if position + 1 < len(columns) and problem and not problem.endswith(
+                f"has no {column} column"):  # layout.rows' reason for an absent column
+            return None, (card_lib.OFFICIAL_GAP + f"{problem}; the official code scores the "
+                          f"NaN {column} (no fallback to {columns[position + 1]}), raises and "
+                          "records None")
+    return None, None
+
+
 def _specs() -> List[FamilySpec]:
     ids = metric_specs.TABLE.of_family
     return [
@@ -235,9 +283,15 @@ def _specs() -> List[FamilySpec]:
             "re-checked by metrics/iqa/musiq_test.py)",
             "Resize without antialias (torchvision 0.13.1, the README's pin; >= 0.17 "
             "antialiases and moves scores by 0.1-2 points); 4 frames per call (upstream 1)")),
-        _model("viclip", ids("viclip"), "ViCLIP ViClip-InternVid-10M-FLT.pth",
-               "curl -LO https://pjlab-gvm-data.oss-cn-shanghai.aliyuncs.com/internvideo/"
-               "viclip/ViClip-InternVid-10M-FLT.pth"),
+        FamilySpec("viclip", ids("viclip"), _prepare_viclip, _model_backend(
+            "viclip_internvid_10m_flt", "metrics/viclip/model.py (own ViCLIP-L/14 module, "
+            "official keys, strict load) + metrics/viclip/tokenizer.py (transformers "
+            "CLIPTokenizer over bpe_simple_vocab_16e6.txt.gz)", "Scratch run: full-size "
+            "official ViCLIP modules (Miradata 7ad0579) on random weights, loaded through our "
+            "loader (metrics/viclip/testdata/viclip_parity.json)",
+            "8 middle frames of the runner's OpenCV decode (official: decord; same pixels, "
+            "metrics/viclip/testdata/decord_decode.json), tensor bicubic resize without "
+            "antialias, 32-token context; no ftfy text repair")),
     ]
 
 

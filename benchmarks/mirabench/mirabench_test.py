@@ -99,7 +99,8 @@ def test_scorecard_reasons_and_coverage(card):
     assert "not reproducible run to run" in " ".join(card.notes)
     assert "raft-things.pth" in by_id["dynamic_degree"].unavailable_reason  # wired, no weights
     assert "fetch it with:" in by_id["dynamic_degree"].unavailable_reason
-    assert families.NOT_WIRED in by_id["style_alignment"].unavailable_reason
+    assert "ViClip-InternVid-10M-FLT.pth" in by_id["style_alignment"].unavailable_reason
+    assert "fetch it with:" in by_id["style_alignment"].unavailable_reason
     assert "GT set" in by_id["fid"].unavailable_reason
     assert card.coverage.missing_sample_ids == ["3"]
     assert not by_id["fvd"].available and "--metrics" in by_id["fvd"].unavailable_reason
