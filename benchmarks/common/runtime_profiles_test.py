@@ -77,6 +77,7 @@ def test_mirabench_claims_only_the_metrics_its_runner_computes():
         "aesthetic_quality",
         "dynamic_degree",
         "temporal_motion_smoothness",
+        "tracking_strength",
         "fvd",
         "kvd",
     }
