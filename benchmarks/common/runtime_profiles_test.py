@@ -79,6 +79,7 @@ def test_mirabench_claims_only_the_metrics_its_runner_computes():
         "temporal_motion_smoothness",
         "camera_alignment", "main_object_alignment", "background_alignment", "style_alignment",
         "overall_consistency",
+        "tracking_strength",
         "fvd",
         "kvd",
         "imaging_quality",

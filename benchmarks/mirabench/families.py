@@ -243,6 +243,33 @@ def _viclip_caption(row, columns):
     return None, None
 
 
+def _prepare_cotracker(config):
+    """CoTracker2 online, loaded once; config.architectures["cotracker2"] (a
+    metrics.tracking.cotracker2.config.CoTracker2Config) is for tiny test files."""
+    # pylint: disable=import-outside-toplevel
+    from benchmarks.mirabench.model_metrics import tracking_strength as metric
+    from metrics.tracking.cotracker2 import config as cotracker2_config
+    from metrics.tracking.cotracker2 import loader as cotracker2_loader
+    metric_id = "tracking_strength"
+    (path,), refs = _resolve_all(config, ckpts.TRACKING_STRENGTH, metric_id)
+    arch = (getattr(config, "architectures", None) or {}).get(
+        "cotracker2", cotracker2_config.ONLINE_DEFAULT)
+    model = cotracker2_loader.load_cotracker2_online(path, _device(config), arch)
+    return _per_video(metric_id, metric.compute, model), refs
+
+
+_COTRACKER_BACKEND = _model_backend(
+    "cotracker2_online", "metrics/tracking/cotracker2 (our CoTracker2 and co-tracker's "
+    "CoTrackerOnlinePredictor(window_len=8, v2=True) procedure, official keys)",
+    "Scratch run: upstream facebookresearch/co-tracker @ 82e02e8 (main) CoTracker2 online on "
+    "seeded random full-size weights, 14 frames at 96x128, grid 10, official chunking: max "
+    "|track diff| 0.0 px in every call, same visibility flags; the numbers are "
+    "metrics/tracking/cotracker2/testdata/calibration.json",
+    "no torch.hub at run time: cotracker2.pth through the checkpoint resolver; 6 iterations at "
+    "384x512; the official mean over the concatenated cumulative histories (visibility "
+    "ignored); a clip of at most 4 frames has no value (upstream fails on it)")
+
+
 def _specs() -> List[FamilySpec]:
     ids = metric_specs.TABLE.of_family
     return [
@@ -262,9 +289,8 @@ def _specs() -> List[FamilySpec]:
             "iterations, max |flow diff| 0.0 (metrics/flow/raft_things_test.py docstring)",
             "20 iterations on InputPadder-padded frames at native size; torchvision refuses "
             "padded frames under 128 x 128")),
-        _model("cotracker_strength", ids("cotracker_strength"), "CoTracker2 online",
-               "python -c \"import torch; torch.hub.load('facebookresearch/co-tracker', "
-               "'cotracker2_online')\""),
+        FamilySpec("cotracker_strength", ids("cotracker_strength"), _prepare_cotracker,
+                   _COTRACKER_BACKEND),
         FamilySpec("consistency_3d", consistency_3d.COLUMNS, _prepare_consistency,
                    _CONSISTENCY_BACKEND),
         FamilySpec("laion_aesthetic", ids("laion_aesthetic"), _prepare_aesthetic,

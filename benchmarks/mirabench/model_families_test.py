@@ -21,6 +21,7 @@ from benchmarks.mirabench.model_metrics import temporal_clip_consistency
 from benchmarks.mirabench.model_metrics import temporal_dino_consistency
 from benchmarks.mirabench.model_metrics import temporal_motion_smoothness
 from benchmarks.mirabench.model_metrics import tiny_models
+from benchmarks.mirabench.model_metrics import tracking_strength
 from metrics.clip import aesthetic
 from metrics.clip import random_models
 from metrics.clip import vision
@@ -30,15 +31,19 @@ from metrics.flow import raft_things_testing
 from metrics.frame_interpolation import amt
 from metrics.frame_interpolation import amt_testing
 from metrics.iqa import musiq
+from metrics.tracking.cotracker2 import config as cotracker2_config
+from metrics.tracking.cotracker2 import loader as cotracker2_loader
+from metrics.tracking.cotracker2 import tiny_checkpoint as cotracker2_tiny
 
 WIRED = ("temporal_dino_consistency", "temporal_clip_consistency", "aesthetic_quality",
-         "dynamic_degree", "temporal_motion_smoothness", "imaging_quality")
+         "dynamic_degree", "temporal_motion_smoothness", "imaging_quality", "tracking_strength")
 
 
 def _config(checkpoint_dir):
     common = CommonConfig(device="cpu", checkpoint_dir=str(checkpoint_dir), offline=True)
-    return types.SimpleNamespace(common=common, architectures={"dino": tiny_models.TINY_DINO,
-                                                                 "musiq": tiny_models.TINY_MUSIQ})
+    return types.SimpleNamespace(common=common, architectures={
+        "dino": tiny_models.TINY_DINO, "musiq": tiny_models.TINY_MUSIQ,
+        "cotracker2": cotracker2_config.TINY})
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +60,7 @@ def checkpoint_dir(tmp_path_factory):
     raft_things_testing.write_official_file(folder["raft_things"] / ckpts.RAFT_THINGS.filename)
     amt_testing.write_official_file(folder[ckpts.AMT_S.name] / ckpts.AMT_S.filename, seed=7)
     tiny_models.write_musiq(folder[ckpts.MUSIQ_SPAQ.name] / ckpts.MUSIQ_SPAQ.filename)
+    cotracker2_tiny.save_checkpoint(folder[ckpts.COTRACKER2.name], seed=5)
     return folder
 
 
@@ -74,8 +80,8 @@ def _frames(count, shape, seed):
 def test_every_wired_family_is_built_with_its_checkpoints(prepared, checkpoint_dir):
     assert not prepared.unavailable
     assert sorted(f.name for f in prepared.families) == [
-        "amt_smoothness", "clip_temporal", "dino_temporal", "laion_aesthetic", "musiq",
-        "raft_dynamic"]
+        "amt_smoothness", "clip_temporal", "cotracker_strength", "dino_temporal",
+        "laion_aesthetic", "musiq", "raft_dynamic"]
     refs = {(r.metric_id, r.path) for r in prepared.checkpoints()}
     assert refs == {
         ("temporal_dino_consistency",
@@ -86,7 +92,8 @@ def test_every_wired_family_is_built_with_its_checkpoints(prepared, checkpoint_d
                                   / "sa_0_4_vit_l_14_linear.pth")),
         ("dynamic_degree", str(checkpoint_dir["raft_things"] / "raft-things.pth")),
         ("temporal_motion_smoothness", str(checkpoint_dir["amt_s"] / "amt-s.pth")),
-        ("imaging_quality", str(checkpoint_dir["musiq_spaq"] / "musiq_spaq_ckpt-358bb6af.pth"))}
+        ("imaging_quality", str(checkpoint_dir["musiq_spaq"] / "musiq_spaq_ckpt-358bb6af.pth")),
+        ("tracking_strength", str(checkpoint_dir["cotracker2"] / "cotracker2.pth"))}
     for metric_id in WIRED:
         backend = prepared.backend_of(metric_id)
         assert backend.official and not backend.parity.verified
@@ -156,6 +163,26 @@ def test_imaging_quality_family_is_musiq_on_every_rgb_frame(prepared, checkpoint
         "imaging_quality").parity.scope
 
 
+def test_tracking_strength_family_is_cotracker2_online_on_the_rgb_frames(prepared,
+                                                                        checkpoint_dir):
+    rgb = _frames(10, (36, 60, 3), seed=4)  # chunks 0-7, 4-9: histories of 8 and 10 frames
+    model = cotracker2_loader.load_cotracker2_online(
+        checkpoint_dir["cotracker2"] / "cotracker2.pth", "cpu", cotracker2_config.TINY)
+    family = next(f for f in prepared.families if f.name == "cotracker_strength")
+    got = family.compute(_ctx(rgb))
+    assert not got.unavailable
+    want = tracking_strength.compute(rgb, model)
+    assert got.columns["tracking_strength"] == pytest.approx(want, abs=1e-9)
+    assert want > 0
+    assert prepared.backend_of("tracking_strength").name == "cotracker2_online"
+    bgr = family.compute(_ctx(np.ascontiguousarray(rgb[..., ::-1])))
+    assert bgr.columns["tracking_strength"] != pytest.approx(want, abs=1e-9)
+    # Four frames give no online call (upstream fails on the empty concatenation); ours
+    # raises ValueError, which the sample loop records as the sample's reason.
+    with pytest.raises(ValueError, match="longer than one step"):
+        family.compute(_ctx(_frames(4, (36, 60, 3), seed=5)))
+
+
 def test_a_missing_checkpoint_is_unavailable_with_its_fetch_command(tmp_path):
     empty = families.prepare(_config(tmp_path), set(WIRED))
     assert not empty.families
@@ -164,6 +191,7 @@ def test_a_missing_checkpoint_is_unavailable_with_its_fetch_command(tmp_path):
                             ("aesthetic_quality", ckpts.CLIP_VIT_L14),
                             ("dynamic_degree", ckpts.RAFT_THINGS),
                             ("temporal_motion_smoothness", ckpts.AMT_S),
-                            ("imaging_quality", ckpts.MUSIQ_SPAQ)]:
+                            ("imaging_quality", ckpts.MUSIQ_SPAQ),
+                            ("tracking_strength", ckpts.COTRACKER2)]:
         reason, backend = empty.unavailable[metric_id]
         assert spec.fetch_command(str(tmp_path)) in reason and backend.official, metric_id

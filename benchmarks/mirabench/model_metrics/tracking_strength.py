@@ -12,8 +12,8 @@ variant `corrected=True` (name: tracking_strength_final_history) averages over t
 history only, each frame once.
 
 `model` is anything with co-tracker's online predictor interface (`step`,
-`__call__(video_chunk, is_first_step=False, grid_size=...) -> (tracks, visibility)`).
-worldeval has no CoTracker2 module yet (metrics.tracking.cotracker3 is CoTracker3).
+`__call__(video_chunk, is_first_step=False, grid_size=...) -> (tracks, visibility)`),
+e.g. metrics.tracking.cotracker2.loader.load_cotracker2_online (the MiraBench family).
 """
 
 import numpy as np

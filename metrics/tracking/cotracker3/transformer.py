@@ -47,10 +47,14 @@ class Attention(nn.Module):
         batch, length, width = x.shape
         return x.reshape(batch, length, self.heads, width // self.heads).transpose(1, 2)
 
-    def forward(self, x: torch.Tensor, context: torch.Tensor = None) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, context: torch.Tensor = None,
+                bias: torch.Tensor = None) -> torch.Tensor:
+        """Adds `bias` (broadcast to B, heads, Lx, Lc) to the logits (CoTracker2 masks)."""
         source = x if context is None else context
         keys, values = self.to_kv(source).chunk(2, dim=-1)
         logits = (self._split(self.to_q(x)) @ self._split(keys).transpose(-2, -1)) * self.scale
+        if bias is not None:
+            logits = logits + bias
         mixed = logits.softmax(dim=-1) @ self._split(values)
         return self.to_out(mixed.transpose(1, 2).reshape(x.shape))
 
@@ -81,8 +85,9 @@ class CrossBlock(nn.Module):
         self.norm2 = nn.LayerNorm(width, elementwise_affine=False, eps=1e-6)
         self.mlp = Mlp(width, int(width * mlp_ratio), width, approximate="tanh")
 
-    def forward(self, x: torch.Tensor, context: torch.Tensor) -> torch.Tensor:
-        x = x + self.cross_attn(self.norm1(x), self.norm_context(context))
+    def forward(self, x: torch.Tensor, context: torch.Tensor,
+                bias: torch.Tensor = None) -> torch.Tensor:
+        x = x + self.cross_attn(self.norm1(x), self.norm_context(context), bias)
         return x + self.mlp(self.norm2(x))
 
 
