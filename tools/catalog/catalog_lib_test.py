@@ -49,27 +49,22 @@ def test_every_entry_is_described(catalog):
 
 
 def test_claims_today_are_modest(catalog):
-    """Nothing claims a full suite, and nothing but MemoBench (its runner covers all 14
-    metrics; no number is verified against the official ones), VMBench (a runner of all
-    five metrics on the official models, and an importer; never run on real weights),
-    MiraBench (a partial runner and an importer) and WorldScore (when present: importer or
-    partial runner) is built."""
+    """Nothing claims a full suite, and nothing but the four benchmarks with runners is
+    built: MemoBench, VMBench and MiraBench (runners of every metric; no number verified
+    against the official ones, never run on real weights) and WorldScore (a runner);
+    each of the four is BOUNDED by its bundled-sample evidence scorecard only."""
     for entry in catalog.benchmarks:
         assert entry.verification in (scorecard_pb2.NOT_EXECUTED, scorecard_pb2.BOUNDED), entry.id
-        if entry.id == "vmbench":
-            assert entry.implementation == catalog_pb2.FULL_RUNNER
-            assert entry.verification == scorecard_pb2.NOT_EXECUTED
-        elif entry.id == "mirabench":  # runner: 3D consistency and FID/KID only
-            assert entry.implementation == catalog_pb2.PARTIAL_RUNNER
-            assert entry.verification == scorecard_pb2.NOT_EXECUTED
+        if entry.id in ("vmbench", "mirabench"):
+            assert entry.implementation == catalog_pb2.FULL_RUNNER, entry.id
         elif entry.id == "worldscore":
-            assert entry.implementation in (catalog_pb2.NOT_IMPLEMENTED,
-                                            catalog_pb2.IMPORTER_ONLY,
-                                            catalog_pb2.PARTIAL_RUNNER)
-            assert entry.verification == scorecard_pb2.NOT_EXECUTED
+            assert entry.implementation in (catalog_pb2.PARTIAL_RUNNER, catalog_pb2.FULL_RUNNER)
         elif entry.id != "memobench":
             assert entry.implementation == catalog_pb2.NOT_IMPLEMENTED, entry.id
             assert entry.verification == scorecard_pb2.NOT_EXECUTED, entry.id
+            continue
+        assert entry.verification == scorecard_pb2.BOUNDED, entry.id
+        assert [e.data for e in entry.evidence] == [catalog_pb2.BUNDLED_SAMPLE], entry.id
     memobench = catalog_lib.get_entry("memobench", catalog)
     assert memobench.implementation == catalog_pb2.FULL_RUNNER
     assert memobench.verification == scorecard_pb2.BOUNDED
@@ -116,11 +111,11 @@ def _line_of(text, needle, occurrence=1):
      '  implementation: NOT_IMPLEMENTED\n  targets: "//benchmarks/memobench',
      "targets must be listed", 'id: "memobench"', 1),
     ('  verification: BOUNDED\n', '  verification: NOT_EXECUTED\n', "needs evidence",
-     'id: "memobench"', 1),
+     'id: "vmbench"', 1),
     ('    bazel_target: "//benchmarks/memobench:run"\n', '    bazel_target: "//tools:catalog"\n',
      "not one of the entry's targets", 'id: "memobench"', 1),
-    ('    data: BUNDLED_SAMPLE\n', '', "evidence data is not set", 'id: "memobench"', 1),
-    ('    scorecard_sha256: "', '    scorecard_sha256: "00', "full sha256", 'id: "memobench"', 1),
+    ('    data: BUNDLED_SAMPLE\n', '', "evidence data is not set", 'id: "vmbench"', 1),
+    ('    scorecard_sha256: "', '    scorecard_sha256: "00', "full sha256", 'id: "vmbench"', 1),
     ('  runtime_profile: "benchmarks/mirabench/runtime_profile.textproto"\n', '',
      "needs a runtime profile", 'id: "mirabench"', 1),
     ('  environment: UNIFIED_METRIC_STACK\n  needs_service: true\n  metrics: "VisualQuality"',

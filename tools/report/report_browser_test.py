@@ -16,7 +16,13 @@ from tools.report import report_lib
 from tools.report import runs as runs_lib
 from tools.report import testdata
 
-BUNDLED = pathlib.Path("tools/catalog/evidence/memobench/bundled_sample_scorecard.json")
+# Every benchmark's bundled-sample scorecard (the catalog's evidence files).
+BENCHMARKS = ("memobench", "vmbench", "worldscore", "mirabench")
+
+
+def _bundled(benchmark: str) -> pathlib.Path:
+    return pathlib.Path(f"tools/catalog/evidence/{benchmark}/bundled_sample_scorecard.json")
+
 _CANDIDATES = ("chromium", "chromium-browser", "/usr/bin/chromium")
 
 
@@ -64,9 +70,12 @@ def test_two_model_comparison_in_the_browser(tmp_path):
     _check(runs, "comparison_report", tmp_path, report_lib.PANELS)
 
 
-def test_bundled_sample_report_in_the_browser(tmp_path):
+@pytest.mark.parametrize("benchmark", BENCHMARKS)
+def test_bundled_sample_report_in_the_browser(tmp_path, benchmark):
     panels = [p for p in report_lib.PANELS if p != "comparison"]
-    _check(runs_lib.load_runs([BUNDLED]), "memobench_bundled_sample_report", tmp_path, panels)
+    runs = runs_lib.load_runs([_bundled(benchmark)])
+    assert runs[0].card.benchmark_id == benchmark
+    _check(runs, f"{benchmark}_bundled_sample_report", tmp_path, panels)
 
 
 def test_the_console_check_sees_a_blocked_fetch(tmp_path):
