@@ -1,0 +1,201 @@
+"""MiraBench's model families: one `prepare_*` per official network, and its backend.
+
+Each `prepare_*(config) -> (compute, checkpoint refs)` resolves the network's official
+files with benchmarks/common/checkpoint_refs (CheckpointUnavailable with the fetch command
+when one is absent), loads the model once and returns compute(ctx) -> FamilyResult on
+one video's decoded frames; the arithmetic is benchmarks/mirabench/model_metrics'.
+`config.architectures` (tests only) swaps in tiny architectures for tiny checkpoint
+files. families.py lists which family fills which code keys.
+"""
+
+from benchmarks.common import checkpoint_refs
+from benchmarks.common import family as family_lib
+from benchmarks.common import scorecard as card_lib
+from benchmarks.common import trust
+from benchmarks.mirabench import checkpoints as ckpts
+from proto import scorecard_pb2
+
+_TINY_CHECKED = ("the full-size official architecture loading the official file format; the "
+                 "family equals its benchmarks/mirabench/model_metrics compute(), checked on "
+                 "tiny random weights (model_metrics_test.py, model_families_test.py); never "
+                 "run on the real weights here, no parity row. ")
+
+
+def model_backend(name, implementation, checked, note) -> scorecard_pb2.Backend:
+    return scorecard_pb2.Backend(name=name, official=True, implementation=implementation,
+                                 note=note, parity=trust.not_verified(_TINY_CHECKED + checked))
+
+
+def _resolve_all(config, specs, metric_id):
+    """(paths, refs) of `specs`; CheckpointUnavailable with its fetch command if one is absent."""
+    found = [checkpoint_refs.resolve(spec, config.common, metric_id) for spec in specs]
+    return [f.path for f, _ in found], tuple(ref for _, ref in found)
+
+
+def _device(config):
+    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
+    return device_lib.resolve_device(config.common.device)
+
+
+def _per_video(metric_id, metric_compute, model):
+    def compute(ctx) -> family_lib.FamilyResult:
+        return family_lib.FamilyResult({metric_id: metric_compute(ctx.rgb(), model)})
+    return compute
+
+
+def prepare_dino(config):
+    """config.architectures["dino"] (a metrics.dino.vit.DinoConfig) is for tiny test files."""
+    # pylint: disable=import-outside-toplevel
+    from benchmarks.mirabench.model_metrics import temporal_dino_consistency as metric
+    from metrics.dino import vit
+    metric_id = "temporal_dino_consistency"
+    (path,), refs = _resolve_all(config, ckpts.TEMPORAL_DINO_CONSISTENCY, metric_id)
+    arch = (getattr(config, "architectures", None) or {}).get("dino", vit.VIT_B16)
+    return _per_video(metric_id, metric.compute, vit.load_dino(path, _device(config), arch)), refs
+
+
+def prepare_clip(config):
+    # pylint: disable=import-outside-toplevel
+    from benchmarks.mirabench.model_metrics import temporal_clip_consistency as metric
+    from metrics.clip import vision
+    metric_id = "temporal_clip_consistency"
+    (folder,), refs = _resolve_all(config, ckpts.TEMPORAL_CLIP_CONSISTENCY, metric_id)
+    tower = vision.load_clip_vision(folder, _device(config), activation=metric.ACTIVATION)
+    return _per_video(metric_id, metric.compute, tower), refs
+
+
+def prepare_aesthetic(config):
+    # pylint: disable=import-outside-toplevel
+    from benchmarks.mirabench.model_metrics import aesthetic_quality as metric
+    from metrics.clip import aesthetic
+    metric_id = "aesthetic_quality"
+    (folder, head), refs = _resolve_all(config, ckpts.AESTHETIC_QUALITY, metric_id)
+    model = aesthetic.load_aesthetic_linear(folder, head, _device(config),
+                                            activation=metric.ACTIVATION)
+    return _per_video(metric_id, metric.compute, model), refs
+
+
+def prepare_raft(config):
+    # pylint: disable=import-outside-toplevel
+    from benchmarks.mirabench.model_metrics import dynamic_degree as metric
+    from metrics.flow import raft_things
+    metric_id = "dynamic_degree"
+    (path,), refs = _resolve_all(config, ckpts.DYNAMIC_DEGREE, metric_id)
+    return _per_video(metric_id, metric.compute,
+                      raft_things.load_raft_things(path, _device(config))), refs
+
+
+def prepare_amt(config):
+    """AMT-S at the official memory rule's scale on the run's device (1 on CPU)."""
+    # pylint: disable=import-outside-toplevel
+    from benchmarks.mirabench.model_metrics import temporal_motion_smoothness as metric
+    from metrics.frame_interpolation import amt
+    metric_id = "temporal_motion_smoothness"
+    (path,), refs = _resolve_all(config, ckpts.MOTION_SMOOTHNESS, metric_id)
+    device = _device(config)
+    model = amt.load_amt_s(path, device)
+
+    def compute(frames, loaded):
+        return metric.compute(frames, loaded, scale=None, device=device)
+
+    return _per_video(metric_id, compute, model), refs
+
+
+AMT_BACKEND = model_backend(
+    "amt_s", "metrics/frame_interpolation/amt.py (our AMT-S, official keys, cfgs/AMT-S.yaml)",
+    "Scratch run: upstream MCG-NKU/AMT @ 70f988fb AMT-S on seeded random weights, max "
+    "|imgt_pred diff| 0.0 at 128x192 (scale 1) and 256x320 (scales 1 and 0.5); the numbers "
+    "are metrics/frame_interpolation/testdata/amt_s_parity.json, checked by amt_test.py",
+    "scale: the official memory rule (smoothness.memory_scale): 1 on CPU and on a GPU large "
+    "enough for the clip, else 1/floor(16/sqrt(s))*16; frames padded to int(16/scale); "
+    "needs 128 px per side after the scale (upstream gives NaN below)")
+
+
+def prepare_musiq(config):
+    """config.architectures["musiq"] (a metrics.iqa.musiq.MusiqConfig) is for tiny test files."""
+    # pylint: disable=import-outside-toplevel
+    from benchmarks.mirabench.model_metrics import imaging_quality as metric
+    from metrics.iqa import musiq
+    metric_id = "imaging_quality"
+    (path,), refs = _resolve_all(config, ckpts.IMAGING_QUALITY, metric_id)
+    arch = (getattr(config, "architectures", None) or {}).get("musiq", musiq.SPAQ)
+    model = musiq.load_musiq(path, _device(config), arch)
+    return _per_video(metric_id, metric.compute, model), refs
+
+
+MUSIQ_PARITY = "metrics/iqa/testdata/musiq_parity.json"
+
+
+def prepare_viclip(config):
+    """config.architectures["viclip"] (a metrics.viclip.model.ViClipConfig) is for tiny files."""
+    # pylint: disable=import-outside-toplevel
+    from benchmarks.mirabench import sample
+    from benchmarks.mirabench.model_metrics import text_video_alignment as metric
+    from metrics.viclip import loader
+    from metrics.viclip import model as viclip_model
+    from metrics.viclip import tokenizer as viclip_tokenizer
+    (weights, bpe), refs = _resolve_all(config, ckpts.TEXT_VIDEO_ALIGNMENT, metric.METRIC_IDS[0])
+    arch = (getattr(config, "architectures", None) or {}).get("viclip", viclip_model.VICLIP_L14)
+    device = _device(config)
+    scorer = metric.ViClipScorer(loader.load_viclip(weights, device, arch),
+                                 viclip_tokenizer.load_tokenizer(str(bpe)), device)
+
+    def compute(ctx) -> family_lib.FamilyResult:
+        captions, unavailable = {}, {}
+        for metric_id in metric.METRIC_IDS:
+            text, why = _viclip_caption(ctx.row, sample.CAPTION_OF[metric_id])
+            if text:
+                captions[metric_id] = text
+            elif why:
+                unavailable[metric_id] = why
+            # else no caption at all: sample.score records caption_problem as the reason
+        return family_lib.FamilyResult(metric.compute(ctx.rgb(), captions, scorer), unavailable)
+
+    return compute, refs
+
+
+def _viclip_caption(row, columns):
+    """(caption, None), (None, reason) or (None, None) for a metric reading `columns`.
+
+    The official code takes row["dense_caption"] and falls back to short_caption only when
+    it `is None`, which a pandas cell never is: a NaN dense_caption is scored, raises, and
+    the value is None (spec §3.5 [I]). So a later column is used only when the earlier one
+    is absent from the meta CSV (where the official code stops with a KeyError instead).
+    """
+    for position, column in enumerate(columns):
+        if row.captions.get(column):
+            return row.captions[column], None
+        problem = row.caption_problems.get(column, "")
+        if position + 1 < len(columns) and problem and not problem.endswith(
+                f"has no {column} column"):  # layout.rows' reason for an absent column
+            return None, (card_lib.OFFICIAL_GAP + f"{problem}; the official code scores the "
+                          f"NaN {column} (no fallback to {columns[position + 1]}), raises and "
+                          "records None")
+    return None, None
+
+
+def prepare_cotracker(config):
+    """CoTracker2 online, loaded once; config.architectures["cotracker2"] (a
+    metrics.tracking.cotracker2.config.CoTracker2Config) is for tiny test files."""
+    # pylint: disable=import-outside-toplevel
+    from benchmarks.mirabench.model_metrics import tracking_strength as metric
+    from metrics.tracking.cotracker2 import config as cotracker2_config
+    from metrics.tracking.cotracker2 import loader as cotracker2_loader
+    metric_id = "tracking_strength"
+    (path,), refs = _resolve_all(config, ckpts.TRACKING_STRENGTH, metric_id)
+    arch = (getattr(config, "architectures", None) or {}).get(
+        "cotracker2", cotracker2_config.ONLINE_DEFAULT)
+    model = cotracker2_loader.load_cotracker2_online(path, _device(config), arch)
+    return _per_video(metric_id, metric.compute, model), refs
+
+
+COTRACKER_BACKEND = model_backend(
+    "cotracker2_online", "metrics/tracking/cotracker2 (our CoTracker2 and co-tracker's "
+    "CoTrackerOnlinePredictor(window_len=8, v2=True) procedure, official keys)",
+    "Scratch run: upstream facebookresearch/co-tracker @ 82e02e8 (main) CoTracker2 online on "
+    "seeded random full-size weights, 14 frames at 96x128, grid 10, official chunking: max "
+    "|track diff| 0.0 px in every call, same visibility flags; the numbers are "
+    "metrics/tracking/cotracker2/testdata/calibration.json",
+    "no torch.hub at run time: cotracker2.pth through the checkpoint resolver; 6 iterations at "
+    "384x512; the official mean over the concatenated cumulative histories (visibility "
+    "ignored); a clip of at most 4 frames has no value (upstream fails on it)")
