@@ -10,6 +10,8 @@ virtual tracks, 384x512 working resolution. Other values exist for tiny test mod
 import dataclasses
 from typing import Tuple
 
+from metrics.tracking.cotracker3 import config as cotracker3_config
+
 
 @dataclasses.dataclass(frozen=True)
 class CoTracker2Config:
@@ -30,16 +32,7 @@ class CoTracker2Config:
     mlp_ratio: float = 4.0
 
     def __post_init__(self):
-        height, width = self.model_resolution
-        if height % self.stride or width % self.stride:
-            raise ValueError(f"model_resolution {self.model_resolution} is not a multiple of "
-                             f"stride {self.stride}")
-        if self.hidden_size % self.num_heads:
-            raise ValueError(f"hidden_size {self.hidden_size} is not a multiple of num_heads "
-                             f"{self.num_heads}")
-        if self.space_depth < 1 or self.time_depth % self.space_depth:
-            raise ValueError(f"time_depth {self.time_depth} must be a multiple of space_depth "
-                             f"{self.space_depth} >= 1")
+        cotracker3_config.check_tracker_sizes(self)
         if self.latent_dim % 4 or self.input_dim % 4 or self.flow_channels % 2:
             raise ValueError("latent_dim and input_dim must be multiples of 4, flow_channels "
                              "even")

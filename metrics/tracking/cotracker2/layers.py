@@ -118,24 +118,6 @@ class UpdateFormer(nn.Module):
         self.space_every = cfg.time_depth // cfg.space_depth
 
     def forward(self, tokens: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        batch, points, frames, _ = tokens.shape
-        x = self.input_transform(tokens)
-        virtual = self.virual_tracks.repeat(batch, 1, frames, 1)
-        x = torch.cat([x, virtual], dim=1)  # B (N + V) T D
-        total, width = x.shape[1], x.shape[-1]
-        for i, time_block in enumerate(self.time_blocks):
-            x = time_block(x.reshape(batch * total, frames, width)).view(batch, total, frames,
-                                                                         width)
-            if i % self.space_every:
-                continue
-            j = i // self.space_every
-            across = x.permute(0, 2, 1, 3).reshape(batch * frames, total, width)
-            real, virtual = across[:, :points], across[:, points:]
-            virtual = self.space_virtual2point_blocks[j](
-                virtual, real, _mask_bias(mask, virtual.shape[1], x.dtype))
-            virtual = self.space_virtual_blocks[j](virtual)
-            real = self.space_point2virtual_blocks[j](
-                real, virtual, _mask_bias(mask, real.shape[1], x.dtype))
-            x = torch.cat([real, virtual], dim=1).view(batch, frames, total, width)
-            x = x.permute(0, 2, 1, 3)
-        return self.flow_head(x[:, :points])
+        x = cotracker3_transformer.mix_with_virtual_tracks(
+            self, tokens, lambda rows, dtype: _mask_bias(mask, rows, dtype))
+        return self.flow_head(x)

@@ -16,6 +16,22 @@ POSENC_DEGREES = 10
 MOTION_DIMS = 4
 
 
+def check_tracker_sizes(cfg) -> None:
+    """The size rules CoTracker2 and CoTracker3 configs share (ValueError if broken): the
+    working resolution divides by the stride, the width by the heads, and the time blocks
+    by the space blocks (one space step after every k-th time block)."""
+    height, width = cfg.model_resolution
+    if height % cfg.stride or width % cfg.stride:
+        raise ValueError(f"model_resolution {cfg.model_resolution} is not a multiple of "
+                         f"stride {cfg.stride}")
+    if cfg.hidden_size % cfg.num_heads:
+        raise ValueError(f"hidden_size {cfg.hidden_size} is not a multiple of num_heads "
+                         f"{cfg.num_heads}")
+    if cfg.space_depth < 1 or cfg.time_depth % cfg.space_depth:
+        raise ValueError(f"time_depth {cfg.time_depth} must be a multiple of space_depth "
+                         f"{cfg.space_depth} >= 1")
+
+
 @dataclasses.dataclass(frozen=True)
 class CoTracker3Config:
     """Sizes of one CoTracker3 offline model."""
@@ -36,16 +52,7 @@ class CoTracker3Config:
     mlp_ratio: float = 4.0
 
     def __post_init__(self):
-        height, width = self.model_resolution
-        if height % self.stride or width % self.stride:
-            raise ValueError(f"model_resolution {self.model_resolution} is not a multiple of "
-                             f"stride {self.stride}")
-        if self.hidden_size % self.num_heads:
-            raise ValueError(f"hidden_size {self.hidden_size} is not a multiple of num_heads "
-                             f"{self.num_heads}")
-        if self.space_depth < 1 or self.time_depth % self.space_depth:
-            raise ValueError(f"time_depth {self.time_depth} must be a multiple of space_depth "
-                             f"{self.space_depth} >= 1")
+        check_tracker_sizes(self)
         if self.latent_dim % 4:
             raise ValueError(f"latent_dim {self.latent_dim} is not a multiple of 4")
 

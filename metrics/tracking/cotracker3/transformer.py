@@ -112,23 +112,38 @@ class UpdateTransformer(nn.Module):
         self.space_every = cfg.time_depth // cfg.space_depth
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
-        batch, points, frames, _ = tokens.shape
-        x = self.input_transform(tokens)
-        virtual = self.virual_tracks.repeat(batch, 1, frames, 1)
-        x = torch.cat([x, virtual], dim=1)  # B (N + V) T D
-        total, width = x.shape[1], x.shape[-1]
-        for i, time_block in enumerate(self.time_blocks):
-            x = time_block(x.reshape(batch * total, frames, width)).view(batch, total, frames,
-                                                                         width)
-            if i % self.space_every:
-                continue
-            j = i // self.space_every
-            across = x.permute(0, 2, 1, 3).reshape(batch * frames, total, width)
-            real, virtual = across[:, :points], across[:, points:]
-            virtual = self.space_virtual2point_blocks[j](virtual, real)
-            virtual = self.space_virtual_blocks[j](virtual)
-            real = self.space_point2virtual_blocks[j](real, virtual)
-            x = torch.cat([real, virtual], dim=1).view(batch, frames, total, width)
-            x = x.permute(0, 2, 1, 3)
-        x = x[:, :points]
+        x = mix_with_virtual_tracks(self, tokens)
         return torch.cat([self.flow_head(x), self.vis_conf_head(x)], dim=-1)
+
+
+def mix_with_virtual_tracks(net: nn.Module, tokens: torch.Tensor, bias=None) -> torch.Tensor:
+    """The update transformers' body, shared by CoTracker3 and CoTracker2: (B, N, T, C)
+    tokens -> (B, N, T, width) point states before the heads.
+
+    `net` has input_transform, virual_tracks, time_blocks and the three space block
+    lists. The virtual tracks join the points; after every `space_every`-th time block the
+    virtual tracks attend to the points, to each other, and the points to them.
+    `bias(rows, dtype)` (CoTracker2's track mask) gives the additive attention bias of a
+    cross step whose queries are `rows` tokens; None: no bias.
+    """
+    batch, points, frames, _ = tokens.shape
+    x = net.input_transform(tokens)
+    virtual = net.virual_tracks.repeat(batch, 1, frames, 1)
+    x = torch.cat([x, virtual], dim=1)  # B (N + V) T D
+    total, width = x.shape[1], x.shape[-1]
+    for i, time_block in enumerate(net.time_blocks):
+        x = time_block(x.reshape(batch * total, frames, width)).view(batch, total, frames,
+                                                                     width)
+        if i % net.space_every:
+            continue
+        j = i // net.space_every
+        across = x.permute(0, 2, 1, 3).reshape(batch * frames, total, width)
+        real, virtual = across[:, :points], across[:, points:]
+        virtual = net.space_virtual2point_blocks[j](
+            virtual, real, None if bias is None else bias(virtual.shape[1], x.dtype))
+        virtual = net.space_virtual_blocks[j](virtual)
+        real = net.space_point2virtual_blocks[j](
+            real, virtual, None if bias is None else bias(real.shape[1], x.dtype))
+        x = torch.cat([real, virtual], dim=1).view(batch, frames, total, width)
+        x = x.permute(0, 2, 1, 3)
+    return x[:, :points]
