@@ -37,7 +37,7 @@ def histories(frames: np.ndarray, model, grid_size: int = GRID_SIZE) -> list:
     out = []
     for ind in online_history.chunk_starts(video.shape[1], step):
         tracks, _ = model(video_chunk=video[:, ind:ind + step * 2])
-        out.append(np.array(tracks[0].cpu()))
+        out.append(tracks[0].detach().cpu().numpy().copy())
     return out
 
 
