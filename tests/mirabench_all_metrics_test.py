@@ -1,5 +1,5 @@
 """All of MiraBench in one run: every checkpoint a random model of the official
-architecture (tests/mirabench_tiny_checkpoints.py) resolved through --checkpoint_dir, two
+architecture (model_metrics/tiny_models.py) resolved through --checkpoint_dir, two
 generated and two GT videos of 16 frames at 128 x 128 (the smallest every network takes:
 AMT-S and RAFT need 128 px, I3D 9 frames, a 3D-consistency pair 15). One run computes
 the 17 metrics and the extras, except KID (it needs 100 frames per set, as upstream),
@@ -16,7 +16,7 @@ from benchmarks.common.flags import CommonConfig
 from benchmarks.mirabench import metric_specs
 from benchmarks.mirabench import runner
 from benchmarks.mirabench import sample as sample_lib
-from tests import mirabench_tiny_checkpoints as tiny
+from benchmarks.mirabench.model_metrics import tiny_models as tiny
 from tools.fixtures import mirabench_clips
 
 SIDE = 128

@@ -23,17 +23,13 @@ from benchmarks.mirabench.model_metrics import temporal_motion_smoothness
 from benchmarks.mirabench.model_metrics import tiny_models
 from benchmarks.mirabench.model_metrics import tracking_strength
 from metrics.clip import aesthetic
-from metrics.clip import random_models
 from metrics.clip import vision
 from metrics.dino import vit
 from metrics.flow import raft_things
-from metrics.flow import raft_things_testing
 from metrics.frame_interpolation import amt
-from metrics.frame_interpolation import amt_testing
 from metrics.iqa import musiq
 from metrics.tracking.cotracker2 import config as cotracker2_config
 from metrics.tracking.cotracker2 import loader as cotracker2_loader
-from metrics.tracking.cotracker2 import tiny_checkpoint as cotracker2_tiny
 
 WIRED = ("temporal_dino_consistency", "temporal_clip_consistency", "aesthetic_quality",
          "dynamic_degree", "temporal_motion_smoothness", "imaging_quality", "tracking_strength")
@@ -41,27 +37,13 @@ WIRED = ("temporal_dino_consistency", "temporal_clip_consistency", "aesthetic_qu
 
 def _config(checkpoint_dir):
     common = CommonConfig(device="cpu", checkpoint_dir=str(checkpoint_dir), offline=True)
-    return types.SimpleNamespace(common=common, architectures={
-        "dino": tiny_models.TINY_DINO, "musiq": tiny_models.TINY_MUSIQ,
-        "cotracker2": cotracker2_config.TINY})
+    return types.SimpleNamespace(common=common, architectures=tiny_models.ARCHITECTURES)
 
 
 @pytest.fixture(scope="module")
 def checkpoint_dir(tmp_path_factory):
-    root = tmp_path_factory.mktemp("ckpt")
-    folder = {s.name: root / s.name for s in ckpts.ALL}
-    for path in folder.values():
-        path.mkdir()
-    tiny_models.write_dino(folder["dino_vitb16"] / ckpts.DINO_VITB16.filename)
-    random_models.write_vision_snapshot(folder[ckpts.CLIP_VIT_B32.name], projection_dim=512, seed=1)
-    random_models.write_vision_snapshot(folder[ckpts.CLIP_VIT_L14.name], projection_dim=768, seed=2)
-    tiny_models.write_linear_head(folder[ckpts.LAION_AESTHETIC_LINEAR.name]
-                                  / ckpts.LAION_AESTHETIC_LINEAR.filename)
-    raft_things_testing.write_official_file(folder["raft_things"] / ckpts.RAFT_THINGS.filename)
-    amt_testing.write_official_file(folder[ckpts.AMT_S.name] / ckpts.AMT_S.filename, seed=7)
-    tiny_models.write_musiq(folder[ckpts.MUSIQ_SPAQ.name] / ckpts.MUSIQ_SPAQ.filename)
-    cotracker2_tiny.save_checkpoint(folder[ckpts.COTRACKER2.name], seed=5)
-    return folder
+    root = tiny_models.write_all(tmp_path_factory.mktemp("ckpt"))
+    return {s.name: root / s.name for s in ckpts.ALL}
 
 
 @pytest.fixture(scope="module")
