@@ -131,12 +131,13 @@ def prepare(config, metric_ids) -> family_lib.Prepared:
         wanted = [m for m in spec.metric_ids if m in metric_ids]
         if not wanted:
             continue
-        try:
-            compute, refs = spec.prepare(config)
+        try:  # (compute, refs) or, where a setting changes the backend, (..., backend)
+            compute, refs, *backend = spec.prepare(config)
         except (family_lib.FamilyUnavailable, resolver.CheckpointUnavailable, OSError,
                 ValueError) as e:
             unavailable.update({m: (str(e), spec.backend) for m in wanted})
             continue
         families.append(family_lib.FunctionFamily(spec.name, spec.metric_ids, compute,
-                                                  spec.backend, refs))
+                                                  backend[0] if backend else spec.backend,
+                                                  refs))
     return family_lib.Prepared(families, unavailable)

@@ -8,6 +8,8 @@ one video's decoded frames; the arithmetic is benchmarks/mirabench/model_metrics
 files. families.py lists which family fills which code keys.
 """
 
+import functools
+
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family as family_lib
 from benchmarks.common import scorecard as card_lib
@@ -186,7 +188,11 @@ def prepare_cotracker(config):
     arch = (getattr(config, "architectures", None) or {}).get(
         "cotracker2", cotracker2_config.ONLINE_DEFAULT)
     model = cotracker2_loader.load_cotracker2_online(path, _device(config), arch)
-    return _per_video(metric_id, metric.compute, model), refs
+    history = getattr(config, "tracking_history", OFFICIAL_HISTORY)
+    if history == OFFICIAL_HISTORY:
+        return _per_video(metric_id, metric.compute, model), refs
+    compute = functools.partial(metric.compute, corrected=True)
+    return _per_video(metric_id, compute, model), refs, FINAL_HISTORY_BACKEND
 
 
 COTRACKER_BACKEND = model_backend(
@@ -199,3 +205,16 @@ COTRACKER_BACKEND = model_backend(
     "no torch.hub at run time: cotracker2.pth through the checkpoint resolver; 6 iterations at "
     "384x512; the official mean over the concatenated cumulative histories (visibility "
     "ignored); a clip of at most 4 frames has no value (upstream fails on it)")
+
+# --tracking_history: "official" (every online call's cumulative history concatenated,
+# early frames counted once per call: the official quirk) or "final" (the last history
+# only, each frame once: tracking_strength_final_history, NOT the official number).
+OFFICIAL_HISTORY, FINAL_HISTORY = "official", "final"
+FINAL_HISTORY_BACKEND = scorecard_pb2.Backend()
+FINAL_HISTORY_BACKEND.CopyFrom(COTRACKER_BACKEND)
+FINAL_HISTORY_BACKEND.name = "cotracker2_online, tracking_strength_final_history"
+FINAL_HISTORY_BACKEND.official = False
+FINAL_HISTORY_BACKEND.note = (
+    "--tracking_history=final: the mean displacement over the LAST online call's history "
+    "only (each frame once), the corrected variant of the official concatenation; NOT the "
+    "official number")

@@ -165,6 +165,20 @@ def test_tracking_strength_family_is_cotracker2_online_on_the_rgb_frames(prepare
         family.compute(_ctx(_frames(4, (36, 60, 3), seed=5)))
 
 
+def test_tracking_history_final_is_the_named_corrected_variant(checkpoint_dir):
+    config = _config(next(iter(checkpoint_dir.values())).parent)
+    config.tracking_history = "final"
+    prepared = families.prepare(config, {"tracking_strength"})
+    backend = prepared.backend_of("tracking_strength")
+    assert not backend.official and "final_history" in backend.name
+    rgb = _frames(10, (36, 60, 3), seed=4)
+    model = cotracker2_loader.load_cotracker2_online(
+        checkpoint_dir["cotracker2"] / "cotracker2.pth", "cpu", cotracker2_config.TINY)
+    got = prepared.families[0].compute(_ctx(rgb)).columns["tracking_strength"]
+    assert got == pytest.approx(tracking_strength.compute(rgb, model, corrected=True), abs=1e-9)
+    assert got != pytest.approx(tracking_strength.compute(rgb, model), abs=1e-6)
+
+
 def test_a_missing_checkpoint_is_unavailable_with_its_fetch_command(tmp_path):
     empty = families.prepare(_config(tmp_path), set(WIRED))
     assert not empty.families

@@ -70,10 +70,17 @@ FID_INPUT = flags.DEFINE_enum(
     "cast, as upstream (distorted, spec §3.7); corrected: the frames' own uint8 pixels "
     "(NOT the official numbers).")
 
+TRACKING_HISTORY = flags.DEFINE_enum(
+    "tracking_history", "official", ["official", "final"],
+    "tracking_strength over which CoTracker2 histories: official (every online call's "
+    "cumulative history concatenated, early frames counted once per call, as upstream) or "
+    "final (the last history only, each frame once: the corrected variant, NOT the "
+    "official number).")
+
 _RECORDED = ("meta_csv", "generated_dir", "gt_meta_csv", "gt_dir", "model_name", "strict",
              "consistency_3d_seed", "consistency_3d_repeats", "kid_seed", "fid_input",
-             "output_dir", "device", "limit", "metrics", "resume", "checkpoint_dir",
-             "offline")
+             "tracking_history", "output_dir", "device", "limit", "metrics", "resume",
+             "checkpoint_dir", "offline")
 
 
 def _path(value):
@@ -105,7 +112,8 @@ def _config() -> runner.MiraBenchConfig:
         common=common, meta_csv=meta, generated_dir=generated, output_dir=output,
         model_name=model, gt_meta_csv=gt_meta, gt_dir=gt_dir, strict=STRICT.value,
         consistency_3d_seed=SEED_3D.value, consistency_3d_repeats=REPEATS_3D.value,
-        kid_seed=KID_SEED.value, fid_input=FID_INPUT.value, bundled_sample=bundled,
+        kid_seed=KID_SEED.value, fid_input=FID_INPUT.value,
+        tracking_history=TRACKING_HISTORY.value, bundled_sample=bundled,
         recorded_flags=common_flags.flag_values_for_record(_RECORDED))
 
 

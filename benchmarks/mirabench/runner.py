@@ -51,6 +51,7 @@ class MiraBenchConfig:
     consistency_3d_repeats: int = 1
     kid_seed: int = set_metrics.DEFAULT_KID_SEED
     fid_input: str = set_metrics.OFFICIAL_INPUT
+    tracking_history: str = "official"  # or "final" (model_families.FINAL_HISTORY)
     bundled_sample: bool = False
     architectures: Optional[dict] = None  # tests only: tiny architectures of tiny checkpoints
     recorded_flags: dict = dataclasses.field(default_factory=dict)
@@ -79,7 +80,10 @@ def run(config: MiraBenchConfig) -> scorecard_pb2.Scorecard:
     digest = config_digest({"version": BENCHMARK_VERSION, "metrics": running,
                             "seed": config.consistency_3d_seed,
                             "repeats": config.consistency_3d_repeats,
-                            "fid_input": config.fid_input})
+                            "fid_input": config.fid_input,
+                            # only when changed: earlier stores keep their digest
+                            **({"tracking_history": config.tracking_history}
+                               if config.tracking_history != "official" else {})})
     with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume) as store:
         outcome = sample_loop.run(
             rows, sample_lib.ref, store, label="MiraBench", load=sample_lib.load,
