@@ -18,7 +18,7 @@ from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.mirabench import consistency_3d
 from benchmarks.mirabench import metric_specs
-from benchmarks.mirabench import model_families
+from benchmarks.mirabench import model_families as mf
 from metrics.checkpoints import resolver
 from proto import scorecard_pb2
 
@@ -72,43 +72,43 @@ def _prepare_consistency(config):
 def _specs() -> List[FamilySpec]:
     ids = metric_specs.TABLE.of_family
     return [
-        FamilySpec("dino_temporal", ids("dino_temporal"), model_families.prepare_dino, model_families.model_backend(
+        FamilySpec("dino_temporal", ids("dino_temporal"), mf.prepare_dino, mf.model_backend(
             "dino_vitb16", "metrics/dino/vit.py (timm ViT-B/16, DINO's token preparation)",
             "Scratch run: full-size official DINO module on random weights, max |diff| 1.8e-7 "
             "(metrics/dino/vit_test.py docstring)", "DINO ViT-B/16 (v1) class tokens")),
-        FamilySpec("clip_temporal", ids("clip_temporal"), model_families.prepare_clip, model_families.model_backend(
+        FamilySpec("clip_temporal", ids("clip_temporal"), mf.prepare_clip, mf.model_backend(
             "clip_vit_b32_quick_gelu", "metrics/clip/vision.py (transformers CLIP tower, "
             "QuickGELU)", "The tower is the transformers conversion of the OpenAI weights "
             "(metrics/clip/vision.py docstring); no scratch run against clip.load recorded",
             "float32 (clip.load gives fp16 on CUDA)")),
-        FamilySpec("amt_smoothness", ids("amt_smoothness"), model_families.prepare_amt, model_families.AMT_BACKEND),
-        FamilySpec("raft_dynamic", ids("raft_dynamic"), model_families.prepare_raft, model_families.model_backend(
+        FamilySpec("amt_smoothness", ids("amt_smoothness"), mf.prepare_amt, mf.AMT_BACKEND),
+        FamilySpec("raft_dynamic", ids("raft_dynamic"), mf.prepare_raft, mf.model_backend(
             "raft_things", "metrics/flow/raft_things.py (torchvision raft_large, official "
             "keys renamed)", "Scratch run: full-size official RAFT on random weights, 20 "
             "iterations, max |flow diff| 0.0 (metrics/flow/raft_things_test.py docstring)",
             "20 iterations on InputPadder-padded frames at native size; torchvision refuses "
             "padded frames under 128 x 128")),
-        FamilySpec("cotracker_strength", ids("cotracker_strength"), model_families.prepare_cotracker,
-                   model_families.COTRACKER_BACKEND),
+        FamilySpec("cotracker_strength", ids("cotracker_strength"), mf.prepare_cotracker,
+                   mf.COTRACKER_BACKEND),
         FamilySpec("consistency_3d", consistency_3d.COLUMNS, _prepare_consistency,
                    _CONSISTENCY_BACKEND),
-        FamilySpec("laion_aesthetic", ids("laion_aesthetic"), model_families.prepare_aesthetic,
-                   model_families.model_backend(
+        FamilySpec("laion_aesthetic", ids("laion_aesthetic"), mf.prepare_aesthetic,
+                   mf.model_backend(
                        "clip_vit_l14_quick_gelu+laion_linear_v1",
                        "metrics/clip/aesthetic.py (transformers CLIP ViT-L/14, QuickGELU, "
                        "LAION nn.Linear(768, 1))",
                        "The tower is the transformers conversion of the OpenAI weights "
                        "(metrics/clip/vision.py docstring); no scratch run against clip.load "
                        "recorded", "float32 (clip.load gives fp16 on CUDA, head cast to it)")),
-        FamilySpec("musiq", ids("musiq"), model_families.prepare_musiq, model_families.model_backend(
+        FamilySpec("musiq", ids("musiq"), mf.prepare_musiq, mf.model_backend(
             "musiq_spaq", "metrics/iqa/musiq.py (worldeval's MUSIQ, not the pyiqa package: "
             "pyiqa's parameter names, its checkpoint loads unchanged, strict)",
             "Scratch run: full-size pyiqa 0.1.16 MUSIQ behind MiraData's 'longer' transform on "
-            f"seeded random weights, 5 synthetic frames, max |score diff| 0.0 ({model_families.MUSIQ_PARITY}, "
+            f"seeded random weights, 5 synthetic frames, max |score diff| 0.0 ({mf.MUSIQ_PARITY}, "
             "re-checked by metrics/iqa/musiq_test.py)",
             "Resize without antialias (torchvision 0.13.1, the README's pin; >= 0.17 "
             "antialiases and moves scores by 0.1-2 points); 4 frames per call (upstream 1)")),
-        FamilySpec("viclip", ids("viclip"), model_families.prepare_viclip, model_families.model_backend(
+        FamilySpec("viclip", ids("viclip"), mf.prepare_viclip, mf.model_backend(
             "viclip_internvid_10m_flt", "metrics/viclip/model.py (own ViCLIP-L/14 module, "
             "official keys, strict load) + metrics/viclip/tokenizer.py (transformers "
             "CLIPTokenizer over bpe_simple_vocab_16e6.txt.gz)", "Scratch run: full-size "

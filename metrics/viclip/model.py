@@ -1,10 +1,10 @@
 """The ViCLIP network (OpenGVLab InternVideo, InternVid ViCLIP-L/14), our own code.
 
-What MiraBench's text-video alignment runs (mira-space/Miradata third_party/ViCLIP, the
-same modules as InternVideo Data/InternVid/viclip): `encode_vision(frames, test=True)`
-and `encode_text(caption)`, then the cosine of the two normalised embeddings. Parameter
-names and shapes are the official ones, so `ViClip-InternVid-10M-FLT.pth` loads unchanged
-(metrics/viclip/loader.py).
+What text-video alignment scripts run (InternVideo Data/InternVid/viclip, also vendored
+as third_party/ViCLIP by evaluation code that scores ViCLIP cosines):
+`encode_vision(frames, test=True)` and `encode_text(caption)`, then the cosine of the two
+normalised embeddings. Parameter names and shapes are the official ones, so
+`ViClip-InternVid-10M-FLT.pth` loads unchanged (metrics/viclip/loader.py).
 
 Vision tower (`vision_encoder.*`), for a (B, T, 3, 224, 224) clip, T = num_frames = 8:
 * `conv1`: Conv3d(3, width, kernel = stride = (1, 14, 14), no bias), so every frame is

@@ -13,7 +13,7 @@ Verified (testdata/calibration.json): on identical seeded RANDOM full-size weigh
 saved in the official format, co-tracker's own CoTracker2 + CoTrackerOnlinePredictor at
 commit 82e02e8 and this package return the same track histories and visibility flags on
 a 14-frame 96x128 synthetic video with grid_size=10 and the official chunking
-(max |track difference| 0.0 px, also against 9ed0531 of 2024-06-28, MiraBench's time).
+(max |track difference| 0.0 px, also against 9ed0531 of 2024-06-28).
 The real `cotracker2.pth` has not been run here.
 """
 

@@ -25,10 +25,10 @@ current window), step by step:
    whole history and the sigmoid of its logits.
 
 Parity (testdata/calibration.json): on seeded random full-size weights, a 14-frame
-96x128 video, grid 10 and MiraBench's chunking, co-tracker @ 82e02e8 (today's main) and
+96x128 video, grid 10 and the 8-frame window's online chunking, co-tracker @ 82e02e8 (today's main) and
 this module give max |track difference| 0.0 px and identical visibility flags in every
 call (tracking strength 20.332740783691406 both); co-tracker @ 9ed0531 (2024-06-28,
-MiraBench's time, visibility cut 0.9) gives the same tracks and, with our cut at 0.9,
+visibility cut 0.9) gives the same tracks and, with our cut at 0.9,
 the same flags.
 """
 

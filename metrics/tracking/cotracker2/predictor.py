@@ -12,7 +12,7 @@ online window with 6 refinement rounds, and returns the WHOLE history so far sca
 by ((W - 1) / 511, (H - 1) / 383), with visibility = sigmoid(logit) > `visible_above`.
 
 The visibility cut is 0.6 in today's co-tracker main (commit 876e094, 2024-12-17, "fixed
-predictor for cotracker2"); before it (MiraBench's time, CoTracker 2.0 from 2023-12) it
+predictor for cotracker2"); before it (CoTracker 2.0 from 2023-12, as of mid-2024) it
 was 0.9. Positions are the same in both versions. The support grid option is not offered.
 """
 
