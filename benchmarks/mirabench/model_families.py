@@ -88,7 +88,8 @@ def prepare_raft(config):
 
 
 def prepare_amt(config):
-    """AMT-S at the official memory rule's scale on the run's device (1 on CPU)."""
+    """AMT-S at config.amt_scale (--amt_scale), or else at the official memory rule's scale
+    on the run's device (1 on CPU), so that a CPU run can reproduce a GPU run's scale."""
     # pylint: disable=import-outside-toplevel
     from benchmarks.mirabench.model_metrics import temporal_motion_smoothness as metric
     from metrics.frame_interpolation import amt
@@ -97,8 +98,10 @@ def prepare_amt(config):
     device = _device(config)
     model = amt.load_amt_s(path, device)
 
+    scale = getattr(config, "amt_scale", None)
+
     def compute(frames, loaded):
-        return metric.compute(frames, loaded, scale=None, device=device)
+        return metric.compute(frames, loaded, scale=scale, device=device)
 
     return _per_video(metric_id, compute, model), refs
 

@@ -165,6 +165,19 @@ def test_tracking_strength_family_is_cotracker2_online_on_the_rgb_frames(prepare
         family.compute(_ctx(_frames(4, (36, 60, 3), seed=5)))
 
 
+def test_amt_scale_setting_replaces_the_memory_rule(checkpoint_dir):
+    config = _config(next(iter(checkpoint_dir.values())).parent)
+    config.amt_scale = 0.5
+    prepared = families.prepare(config, {"temporal_motion_smoothness"})
+    rgb = _frames(3, (256, 264, 3), seed=2)  # 128 px per side at scale 0.5
+    model = amt.load_amt_s(checkpoint_dir["amt_s"] / "amt-s.pth", "cpu")
+    got = prepared.families[0].compute(_ctx(rgb)).columns["temporal_motion_smoothness"]
+    assert got == pytest.approx(temporal_motion_smoothness.compute(rgb, model, scale=0.5),
+                                abs=1e-9)
+    assert got != pytest.approx(temporal_motion_smoothness.compute(rgb, model, scale=1.0),
+                                abs=1e-9)
+
+
 def test_tracking_history_final_is_the_named_corrected_variant(checkpoint_dir):
     config = _config(next(iter(checkpoint_dir.values())).parent)
     config.tracking_history = "final"

@@ -77,10 +77,17 @@ TRACKING_HISTORY = flags.DEFINE_enum(
     "final (the last history only, each frame once: the corrected variant, NOT the "
     "official number).")
 
+AMT_SCALE = flags.DEFINE_float(
+    "amt_scale", None, "temporal_motion_smoothness: AMT-S's interpolation scale. Unset: the "
+    "official rule, 1 on CPU and on a GPU large enough for the clip, smaller on small GPUs "
+    "(min(1, 1024*512/(h*w) * sqrt((VRAM - 2500 MiB) / 1500 MiB)), then "
+    "1/floor(16/sqrt(s))*16); set it to the scale a reference run used to compare machines.",
+    lower_bound=0.0625, upper_bound=1.0)
+
 _RECORDED = ("meta_csv", "generated_dir", "gt_meta_csv", "gt_dir", "model_name", "strict",
              "consistency_3d_seed", "consistency_3d_repeats", "kid_seed", "fid_input",
-             "tracking_history", "output_dir", "device", "limit", "metrics", "resume",
-             "checkpoint_dir", "offline")
+             "tracking_history", "amt_scale", "output_dir", "device", "limit", "metrics",
+             "resume", "checkpoint_dir", "offline")
 
 
 def _path(value):
@@ -113,7 +120,8 @@ def _config() -> runner.MiraBenchConfig:
         model_name=model, gt_meta_csv=gt_meta, gt_dir=gt_dir, strict=STRICT.value,
         consistency_3d_seed=SEED_3D.value, consistency_3d_repeats=REPEATS_3D.value,
         kid_seed=KID_SEED.value, fid_input=FID_INPUT.value,
-        tracking_history=TRACKING_HISTORY.value, bundled_sample=bundled,
+        tracking_history=TRACKING_HISTORY.value, amt_scale=AMT_SCALE.value,
+        bundled_sample=bundled,
         recorded_flags=common_flags.flag_values_for_record(_RECORDED))
 
 

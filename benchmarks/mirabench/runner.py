@@ -52,6 +52,7 @@ class MiraBenchConfig:
     kid_seed: int = set_metrics.DEFAULT_KID_SEED
     fid_input: str = set_metrics.OFFICIAL_INPUT
     tracking_history: str = "official"  # or "final" (model_families.FINAL_HISTORY)
+    amt_scale: Optional[float] = None     # None: the official memory rule on the device
     bundled_sample: bool = False
     architectures: Optional[dict] = None  # tests only: tiny architectures of tiny checkpoints
     recorded_flags: dict = dataclasses.field(default_factory=dict)
@@ -83,7 +84,9 @@ def run(config: MiraBenchConfig) -> scorecard_pb2.Scorecard:
                             "fid_input": config.fid_input,
                             # only when changed: earlier stores keep their digest
                             **({"tracking_history": config.tracking_history}
-                               if config.tracking_history != "official" else {})})
+                               if config.tracking_history != "official" else {}),
+                            **({"amt_scale": config.amt_scale}
+                               if config.amt_scale is not None else {})})
     with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume) as store:
         outcome = sample_loop.run(
             rows, sample_lib.ref, store, label="MiraBench", load=sample_lib.load,
