@@ -157,7 +157,7 @@ def _config() -> runner.MemobenchConfig:
     if bundled:
         inputs = bundled_sample.extract()
         summary.announce(f"No --generated_dir/--data_root given: evaluating the bundled sample "
-              f"(model {inputs.model_name}, extracted to {inputs.root}).")
+                         f"(model {inputs.model_name}, extracted to {inputs.root}).")
         if not flags.FLAGS["offline"].present:
             # A first look should not start several GB of downloads: checkpoints already
             # present (--checkpoint_dir, caches) are used; --nooffline fetches the rest.

@@ -101,8 +101,9 @@ def _config() -> runner.MiraBenchConfig:
     bundled = not META_CSV.value
     if bundled:
         sample = bundled_sample.extract()
-        summary.announce("No --meta_csv given: evaluating the bundled synthetic sample (two generated "
-              f"and two GT clips, extracted to {sample.root}); not MiraBench data.")
+        summary.announce("No --meta_csv given: evaluating the bundled synthetic sample (two "
+                         f"generated and two GT clips, extracted to {sample.root}); not "
+                         "MiraBench data.")
         meta, generated, gt_meta, gt_dir = (sample.meta_csv, sample.generated_dir,
                                             sample.gt_meta_csv, sample.gt_dir)
         model = sample.model_name

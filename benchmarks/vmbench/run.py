@@ -96,8 +96,9 @@ def _config() -> runner.VmbenchConfig:
     bundled = not VIDEO_DIR.value
     if bundled:
         inputs = bundled_sample.extract()
-        summary.announce(f"No --video_dir given: evaluating the bundled synthetic sample (3 clips of a "
-              f"textured square, extracted to {inputs.video_dir.parent}); not VMBench data.")
+        summary.announce("No --video_dir given: evaluating the bundled synthetic sample (3 clips "
+                         f"of a textured square, extracted to {inputs.video_dir.parent}); not "
+                         "VMBench data.")
         video_dir, manifest, model = inputs.video_dir, inputs.prompt_manifest, inputs.model_name
         if not flags.FLAGS["offline"].present:
             # A first look should not start GBs of downloads (TCS's models): checkpoints

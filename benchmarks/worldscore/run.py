@@ -91,9 +91,9 @@ def _config() -> runner.WorldScoreConfig:
     bundled, staged = not GENERATED_ROOT.value and not STAGE_SOURCE.value, ""
     if bundled:
         inputs = bundled_sample.extract()
-        summary.announce("No --generated_root given: evaluating the bundled synthetic sample (two "
-              f"static and one dynamic instance, extracted to {inputs.generated_root.parent});"
-              " not WorldScore data.")
+        summary.announce("No --generated_root given: evaluating the bundled synthetic sample "
+                         "(two static and one dynamic instance, extracted to "
+                         f"{inputs.generated_root.parent}); not WorldScore data.")
         generated, data_root, model = inputs.generated_root, inputs.data_root, inputs.model_name
         if not flags.FLAGS["offline"].present:
             common = dataclasses.replace(common, offline=True)
