@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from metrics.video.frame_errors import FrameInputError, check_workers, resize_area
-from metrics.video.resize import check_max_side, resize_max_side
+from metrics.video.resize import check_max_side, max_side_size
 
 
 def _open_video(path, expected):
@@ -49,8 +49,100 @@ def video_frame_count(path):
     return count
 
 
+class _Slots:
+    """A growing (N, H, W, 3) uint8 array that frames are decoded or resized into.
+
+    It is allocated once for the container's declared count; a video that decodes more
+    frames than declared grows it by half (one copy); one that decodes fewer returns a
+    view when at most an eighth is unused, else a copy of the decoded part.
+    """
+
+    def __init__(self, capacity):
+        self.capacity = max(int(capacity), 1)
+        self.array = None
+        self.count = 0
+
+    def next(self, shape):
+        """The next free slot; `shape` (the caller's, the same for every frame) sizes
+        the array on the first call."""
+        if self.array is None:
+            self.array = np.empty((self.capacity,) + tuple(shape), np.uint8)
+        elif self.count == len(self.array):
+            grown = np.empty((len(self.array) + len(self.array) // 2 + 1,)
+                             + self.array.shape[1:], np.uint8)
+            grown[:self.count] = self.array
+            self.array = grown
+        self.count += 1
+        return self.array[self.count - 1]
+
+    def frames(self):
+        unused = len(self.array) - self.count
+        if unused * 8 <= len(self.array):
+            return self.array[:self.count]
+        return self.array[:self.count].copy()  # frees the unused tail
+
+
+def _put(frame, slot, size):
+    """Writes `frame` into `slot`, resized to `size` ((width, height)) with INTER_AREA
+    (resize_max_side's call) when size is given."""
+    if size is None:
+        slot[...] = frame
+        return
+    resized = cv2.resize(frame, size, dst=slot, interpolation=cv2.INTER_AREA)
+    if not np.shares_memory(resized, slot):  # OpenCV chose another buffer
+        slot[...] = resized
+
+
+def _decode(path, max_side, keep_declared=False):
+    """Decodes a video frame by frame into one preallocated array.
+
+    Each frame is resized (resize_max_side's rule, sized from the first frame) into its
+    slot as soon as it is decoded, so that at most one full-resolution frame is alive
+    besides the output. With `keep_declared`, only the first `declared` frames (when
+    positive) are kept; the rest are decoded, to be counted, and dropped.
+
+    Returns:
+        (frames (N, H, W, 3) uint8 BGR, number of decodable frames, declared count).
+    """
+    if max_side is not None:
+        check_max_side(max_side)
+    expected = "a decodable video (mp4)"
+    capture = _open_video(path, expected)
+    try:
+        declared = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
+        keep = declared if keep_declared and declared > 0 else None
+        slots = _Slots(declared if declared > 0 else 1)
+        decoded, native, size = 0, None, None
+        while True:
+            ok, frame = capture.read()
+            if not ok or frame is None:
+                break
+            if native is None:
+                native = frame.shape
+                size = None if max_side is None else max_side_size(native, max_side)
+            if keep is None or decoded < keep:
+                if frame.shape != native:
+                    raise FrameInputError(path, f"frames of one size ({native[1]}x"
+                                          f"{native[0]})", f"{frame.shape[1]}x"
+                                          f"{frame.shape[0]} at frame {decoded}")
+                shape = native if size is None else (size[1], size[0]) + native[2:]
+                _put(frame, slots.next(shape), size)
+            decoded += 1
+            del frame
+    finally:
+        capture.release()
+    if not decoded:
+        raise FrameInputError(path, expected, "no decodable frames")
+    return slots.frames(), decoded, declared
+
+
 def decode_video(path, max_side=None):
     """Decodes every frame of a video, in order.
+
+    Frames are decoded one at a time into one preallocated array (its size from the
+    container's frame count), each resized as soon as it is decoded: the peak is the
+    output plus one full-resolution frame. The values are those of decoding every frame
+    and then applying resize_max_side to each.
 
     Args:
         path: Video file path.
@@ -61,27 +153,10 @@ def decode_video(path, max_side=None):
 
     Raises:
         FrameInputError: If the file is missing, unopenable or no frame
-            decodes.
+            decodes, or its frames change size.
         ValueError: If max_side is not None and not a positive int.
     """
-    if max_side is not None:
-        check_max_side(max_side)
-    expected = "a decodable video (mp4)"
-    capture = _open_video(path, expected)
-    frames = []
-    try:
-        while True:
-            ok, frame = capture.read()
-            if not ok or frame is None:
-                break
-            if max_side is not None:
-                frame = resize_max_side(frame, max_side)
-            frames.append(frame)
-    finally:
-        capture.release()
-    if not frames:
-        raise FrameInputError(path, expected, "no decodable frames")
-    return np.stack(frames)
+    return _decode(path, max_side)[0]
 
 
 def decode_video_checked(path, max_side=None, warnings=None, as_declared=False):
@@ -91,29 +166,25 @@ def decode_video_checked(path, max_side=None, warnings=None, as_declared=False):
     `warnings` (if a list), naming the file. With `as_declared`, the clip is read the way
     readers that take the container's count as its length and read frames by index do
     (a benchmark's own VideoReader, say): fewer decodable frames than declared fail, as
-    such a reader fails on the first frame past them; more keep the first `declared`.
+    such a reader fails on the first frame past them; more keep the first `declared`
+    (the rest are decoded, to be counted, but not kept).
 
     Raises:
         FrameInputError: As decode_video, or (as_declared) when fewer frames decode than
             declared.
     """
-    frames = decode_video(path, max_side)
-    capture = _open_video(path, "a decodable video (mp4)")
-    try:
-        declared = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
-    finally:
-        capture.release()
-    if declared <= 0 or declared == len(frames):
+    frames, decoded, declared = _decode(path, max_side, keep_declared=as_declared)
+    if declared <= 0 or declared == decoded:
         return frames
-    if as_declared and len(frames) < declared:
+    if as_declared and decoded < declared:
         raise FrameInputError(path, f"the {declared} frames its container declares",
-                              f"only {len(frames)} decodable (a truncated or damaged video)")
+                              f"only {decoded} decodable (a truncated or damaged video)")
     if warnings is not None:
         used = (f"the first {declared} are used" if as_declared else
-                f"all {len(frames)} decoded frames are used")
-        warnings.append(f"{path}: {len(frames)} frames decode but its container "
+                f"all {decoded} decoded frames are used")
+        warnings.append(f"{path}: {decoded} frames decode but its container "
                         f"declares {declared}; {used}")
-    return frames[:declared] if as_declared else frames
+    return frames
 
 
 def _frame_index(index):
