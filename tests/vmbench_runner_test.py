@@ -208,3 +208,34 @@ def test_a_real_folder_defaults_to_the_official_backends(tmp_path):
         assert not metrics[metric_id].get("available", False)
         assert "--offline forbids downloading" in reason and f"{model} (missing" in reason
         assert f"--local-dir {tmp_path}/ckpt/vmbench_cotracker3_offline" in reason
+
+
+def test_max_side_shrinks_every_frame_and_is_recorded_as_a_deviation(tmp_path):
+    videos = tmp_path / "videos"
+    portrait, _ = vmbench_clips.square_clip(2, frames=9, size=(512, 384), square=96)
+    vmbench_clips.write_mp4(videos / "0001.mp4", portrait)
+    manifest = tmp_path / "prompts.json"
+    manifest.write_text(json.dumps([{"prompt": "p", "subject": "a square",
+                                     "subject_noun": "square", "place": "x",
+                                     "action": "slides", "index": "0001"}]))
+    out = tmp_path / "out"
+    args = [f"--video_dir={videos}", f"--prompt_manifest={manifest}", f"--output_dir={out}",
+            "--metrics=pas", "--pas_backend=lk"]
+    done = _run(*args, "--max_side=128")
+    assert done.returncode == 0, done.stderr
+    sample = _samples(out)["0001"]
+    # square_clip's size is (height, width): a 384x512 portrait clip, capped to 96x128.
+    assert (sample["diagnostics"]["width"], sample["diagnostics"]["height"]) == ("96", "128")
+    card = json.loads((out / "scorecard.json").read_text())
+    assert card["run"]["flags"]["max_side"] == "128"
+    ver = card["verification"]
+    assert not ver.get("official_protocol", False)
+    assert any(b["reason"] == "PROTOCOL_DEVIATION" and b["detail"].startswith("--max_side=128")
+               for b in ver["blocking"])
+    assert any(d.startswith("--max_side=128: ") for d in ver["deviations"])
+    # Another config digest: a resumed run without the cap recomputes at native size.
+    done = _run(*args, "--resume")
+    assert done.returncode == 0, done.stderr
+    card = json.loads((out / "scorecard.json").read_text())
+    assert not any(n.startswith("resumed:") for n in card["notes"])
+    assert _samples(out)["0001"]["diagnostics"]["width"] == "384"

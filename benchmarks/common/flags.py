@@ -63,6 +63,11 @@ GPUS_PER_WORKER = flags.DEFINE_float(
 NUM_WORKERS = flags.DEFINE_integer(
     "num_workers", None, "--executor=ray: how many actors. Default: one per GPU (with "
     "--gpus_per_worker > 0), else one per CPU of the cluster.", lower_bound=1)
+MAX_SIDE = flags.DEFINE_integer(
+    "max_side", None, "Shrink every decoded frame, as it is decoded, so that its longest "
+    "side is at most this (INTER_AREA, never upscaled): bounds a long high-resolution "
+    "clip's memory, but changes values, so the run is marked not official. Unset: each "
+    "benchmark's official rule (native resolution; MemoBench: 640).", lower_bound=1)
 MAX_SAMPLE_RETRIES = flags.DEFINE_integer(
     "max_sample_retries", 2, "--executor=ray: how many times a sample whose actor died is "
     "given to another one before it is recorded as an error row.", lower_bound=0)
@@ -86,6 +91,7 @@ class CommonConfig:
     gpus_per_worker: Optional[float] = None
     num_workers: Optional[int] = None
     max_sample_retries: int = 2
+    max_side: Optional[int] = None
 
 
 _DEVICE = re.compile(r"^(auto|cpu|mps|cuda(:[0-9]+)?)$")
@@ -121,6 +127,7 @@ def common_config() -> CommonConfig:
         gpus_per_worker=GPUS_PER_WORKER.value,
         num_workers=NUM_WORKERS.value,
         max_sample_retries=MAX_SAMPLE_RETRIES.value,
+        max_side=MAX_SIDE.value,
     )
     ray_executor.install(config)
     return config
@@ -129,7 +136,7 @@ def common_config() -> CommonConfig:
 # The shared flags every runner records in RunInfo.flags (after its own).
 RECORDED = ("output_dir", "device", "limit", "metrics", "resume", "checkpoint_dir", "offline",
             "num_shards", "shard_index", "stored_only", "executor", "ray_address",
-            "gpus_per_worker", "num_workers", "max_sample_retries")
+            "gpus_per_worker", "num_workers", "max_sample_retries", "max_side")
 
 
 def flag_values_for_record(names) -> dict:

@@ -128,17 +128,15 @@ VQA_QUESTIONS_DIR = flags.DEFINE_string(
     "vqa_questions_dir", None, "VQA: the folder of <scene>-<id>-questions.csv (default "
     "<data_root>/vqa_questions/).")
 
-MAX_SIDE = flags.DEFINE_integer(
-    "max_side", 640, "Generated frames whose longer side exceeds this are downscaled "
-    "(INTER_AREA, never upscaled) before every metric; run_eval.py's default is 640.",
-    lower_bound=1)
+# --max_side is a common flag (benchmarks/common/flags.py); unset, MemoBench uses
+# run_eval.py's 640 (runner.MemobenchConfig.max_side).
 SAMPLE_STEP = flags.DEFINE_integer(
     "sample_step", 4, "Frame stride of the temporal and quality metrics (run_eval.py: 4).",
     lower_bound=1)
 
 _RECORDED = ("generated_dir", "generated_synthetic_dir", "generated_real_dir", "data_root",
              "model_name", "mode", "clip", "scene", "synthetic_sheet", "real_sheet",
-             "max_side", "sample_step", "flow_backend", "camera_backend", "lpips_backend",
+             "sample_step", "flow_backend", "camera_backend", "lpips_backend",
              "raft_checkpoint",
              "lpips_alexnet_checkpoint", "lpips_checkpoint", "prompt_src_syn", "prompt_src_real",
              "steps", "sam3_checkpoint", "sam3_metadata_dir", "judge", "judge_model",
@@ -180,7 +178,8 @@ def _config() -> runner.MemobenchConfig:
         mode=MODE.value, generated_synthetic_dir=syn, generated_real_dir=real,
         clip=CLIP.value, scene=SCENE.value, synthetic_sheet=_opt_path(SYNTHETIC_SHEET.value),
         real_sheet=_opt_path(REAL_SHEET.value), bundled_sample=bundled,
-        max_side=MAX_SIDE.value, sample_step=SAMPLE_STEP.value,
+        **({"max_side": common.max_side} if common.max_side is not None else {}),
+        sample_step=SAMPLE_STEP.value,
         step1=step1_prepare.Step1Settings(
             device=common.device,
             checkpoint_dir=str(_opt_path(common.checkpoint_dir)) if common.checkpoint_dir else None,

@@ -66,7 +66,7 @@ class MemobenchConfig:
     synthetic_sheet: Optional[pathlib.Path] = None
     real_sheet: Optional[pathlib.Path] = None
     bundled_sample: bool = False
-    max_side: int = 640      # generated frames downscaled to this longer side (run_eval.py)
+    max_side: int = verification.OFFICIAL_MAX_SIDE  # run_eval.py's 640; --max_side sets it
     sample_step: int = 4     # frame stride of the temporal and quality metrics
     step1: step1_prepare.Step1Settings = step1_prepare.Step1Settings()
     steps: Tuple[str, ...] = STEPS

@@ -7,6 +7,7 @@ kid) come from set_metrics.py. No composite: the official code has none (spec §
 
 from typing import Dict, List, Sequence
 
+from benchmarks.common import max_side
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.mirabench import consistency_3d
@@ -76,6 +77,7 @@ def blockers(card, config, metric_ids) -> List[scorecard_pb2.Blocker]:
     if config.common.limit:
         out.append(card_lib.blocker(scorecard_pb2.INCOMPLETE_COVERAGE,
                                     f"--limit={config.common.limit}"))
+    out += max_side.blockers(config.common.max_side)
     if cov.failed:
         out.append(card_lib.blocker(scorecard_pb2.SAMPLE_ERRORS, f"{cov.failed} videos "
                                     "failed: " + ", ".join(cov.failed_sample_ids[:10])))

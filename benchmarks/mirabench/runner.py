@@ -11,10 +11,12 @@ raw_metric_table.jsonl and artifact_manifest.json.
 """
 
 import dataclasses
+import functools
 import pathlib
 import time
 from typing import Optional
 
+from benchmarks.common import max_side
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
 from benchmarks.common import sample_loop
@@ -86,10 +88,12 @@ def run(config: MiraBenchConfig) -> scorecard_pb2.Scorecard:
                             **({"tracking_history": config.tracking_history}
                                if config.tracking_history != "official" else {}),
                             **({"amt_scale": config.amt_scale}
-                               if config.amt_scale is not None else {})})
+                               if config.amt_scale is not None else {}),
+                            **max_side.digest_settings(config.common.max_side)})
     with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume) as store:
         outcome = sample_loop.run(
-            rows, sample_lib.ref, store, label="MiraBench", load=sample_lib.load,
+            rows, sample_lib.ref, store, label="MiraBench",
+            load=functools.partial(sample_lib.load, max_side=config.common.max_side),
             score=lambda row, loaded: sample_lib.score(row, loaded, per_video, metric_ids),
             digest=sample_lib.digest)
     samples = outcome.samples
@@ -108,7 +112,8 @@ def _finish(config, out, rows, samples, outcome, prepared, metric_ids, sets, sta
         samples, str(config.meta_csv)))
     card.coverage.internal_error_sample_ids.extend(outcome.internal_errors)
     card.verification.CopyFrom(card_lib.verification(
-        card_parts.blockers(card, config, metric_ids), card_parts.deviations(card),
+        card_parts.blockers(card, config, metric_ids),
+        card_parts.deviations(card) + max_side.deviations(config.common.max_side),
         card.coverage.evaluated))
     card.notes.extend(_notes(config, outcome, metric_ids, sets))
     card.provenance.CopyFrom(provenance.capture({

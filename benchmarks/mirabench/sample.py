@@ -57,13 +57,15 @@ def digest(row: layout.Row) -> str:
     return frames_lib.source_digest(row.source)
 
 
-def load(row: layout.Row) -> Loaded:
-    """Decodes the row's frames once; InputError naming where they were looked for."""
+def load(row: layout.Row, max_side: Optional[int] = None) -> Loaded:
+    """Decodes the row's frames once (each shrunk to `max_side` as it is decoded, if
+    given: the --max_side deviation); InputError naming where they were looked for."""
     if row.source is None:
         raise InputError(row.expected, f"the video of meta row video_idx={row.video_idx}",
                          "nothing there")
     warnings = []
-    frames, found = frames_lib.load_frames_and_digest(row.source, warnings=warnings)
+    frames, found = frames_lib.load_frames_and_digest(row.source, max_side=max_side,
+                                                      warnings=warnings)
     if len(frames) == 0:
         raise InputError(row.source, "a video with at least one frame", "none decoded")
     return Loaded(frames, found, tuple(warnings))

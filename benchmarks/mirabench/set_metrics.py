@@ -210,7 +210,7 @@ class SetStep:
             missing = [n for n in ready if not (known and row.video_idx in n.generated)]
             if missing:
                 try:
-                    frames = sample_lib.load(row).frames
+                    frames = sample_lib.load(row, self.config.common.max_side).frames
                 except family_lib.EXPECTED_ERRORS as e:
                     notes.append(f"set metrics: {label} video {row.video_idx} left out: {e}")
                     continue

@@ -13,10 +13,12 @@ version are reported unavailable with their checkpoints' fetch commands.
 """
 
 import dataclasses
+import functools
 import pathlib
 import time
 from typing import List, Optional
 
+from benchmarks.common import max_side
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
 from benchmarks.common import sample_loop
@@ -131,11 +133,13 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
     digest = config_digest({"version": BENCHMARK_VERSION, "metrics": sorted(metric_ids),
                             "pas_backend": config.pas_backend, "grid": config.grid_size,
                             "quirks": dataclasses.asdict(config.quirks),
-                            "cas_init": config.cas_init, "mss_dtype": config.mss_dtype})
+                            "cas_init": config.cas_init, "mss_dtype": config.mss_dtype,
+                            **max_side.digest_settings(config.common.max_side)})
     with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume,
                      config.common.stored_only) as store:
         outcome = sample_loop.run(
-            items, sample_lib.ref, store, label="VMBench", load=sample_lib.load,
+            items, sample_lib.ref, store, label="VMBench",
+            load=functools.partial(sample_lib.load, max_side=config.common.max_side),
             score=lambda item, loaded: sample_lib.score(item, loaded, families),
             digest=sample_lib.digest)
     samples = outcome.samples

@@ -10,7 +10,7 @@ column a family fills goes to the diagnostics.
 import dataclasses
 import pathlib
 import time
-from typing import Tuple
+from typing import Optional, Tuple
 
 import cv2
 import numpy as np
@@ -58,12 +58,13 @@ def _fps(path: pathlib.Path) -> float:
         capture.release()
 
 
-def load(item: Item) -> Loaded:
-    """Decodes one video; FrameInputError / InputError (naming it) when unusable."""
+def load(item: Item, max_side: Optional[int] = None) -> Loaded:
+    """Decodes one video (each frame shrunk to `max_side` as it is decoded, if given: the
+    --max_side deviation); FrameInputError / InputError (naming it) when unusable."""
     path = item[1]
     if path.is_file() and path.stat().st_size == 0:
         raise InputError(path, "an mp4 video", "an empty (zero-length) file")
-    frames, sha = frames_lib.load_frames_and_digest(path)
+    frames, sha = frames_lib.load_frames_and_digest(path, max_side=max_side)
     if len(frames) < 2:
         raise InputError(path, "a video of at least 2 frames (motion needs two)",
                          f"{len(frames)} frame")

@@ -2,6 +2,7 @@
 
 from typing import List
 
+from benchmarks.common import max_side
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import shards
 from benchmarks.common import trust
@@ -36,6 +37,7 @@ def assess(card: scorecard_pb2.Scorecard, config, evaluated: int,
             scorecard_pb2.INCOMPLETE_COVERAGE, f"{len(cov.missing_sample_ids)} of "
             f"{cov.expected} prompts have no <index>.mp4"))
     blockers.extend(shards.subset_blockers(config.common))
+    blockers.extend(max_side.blockers(config.common.max_side))
     if cov.failed:
         blockers.append(card_lib.blocker(
             scorecard_pb2.SAMPLE_ERRORS, f"{cov.failed} videos failed: "
@@ -53,7 +55,7 @@ def assess(card: scorecard_pb2.Scorecard, config, evaluated: int,
         blockers.append(card_lib.blocker(
             scorecard_pb2.METRIC_UNAVAILABLE, "not selected (--metrics): "
             + ", ".join(unselected)))
-    deviations = []
+    deviations = max_side.deviations(config.common.max_side)
     if any(m.available and m.backend.name == metric_specs.PAS_LK for m in per_video):
         deviations.append(LK_DEVIATION)
     deviations += [f"{m.id}: backend {m.backend.name}: {m.backend.note}" for m in per_video
@@ -66,7 +68,10 @@ RECOMPUTED_NOTE = "recomputed"
 
 def notes(config, suite, layout, outcome) -> List[str]:
     out = [TOTALS_NOTE,
-           "videos are decoded at native resolution, as the official scripts do",
+           ("videos are decoded at native resolution, as the official scripts do"
+            if config.common.max_side is None else
+            f"--max_side={config.common.max_side}: videos are NOT decoded at native "
+            "resolution, as the official scripts do (see verification.deviations)"),
            "results.json carries each key computed by an official backend under its "
            "official name; scores.csv is what calculate_score.py writes from it"]
     if config.bundled_sample:

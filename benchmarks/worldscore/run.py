@@ -86,6 +86,13 @@ def _movements(model: str):
 
 def _config() -> runner.WorldScoreConfig:
     common = common_flags.common_config()
+    if common.max_side is not None:
+        # WorldScore reads only the PNG frames its metrics need, one file at a time (no
+        # whole-video decode to bound), and its dataset's first-frame masks are at the
+        # frames' native size (motion_accuracy fails on a size mismatch).
+        raise errors.InputError("--max_side", "no value for WorldScore (its instances are "
+                                "frame folders read by index at native size, as its masks "
+                                "are)", f"--max_side={common.max_side}")
     if common.checkpoint_dir is None and _env("ASSET_CHECKPOINT_DIR"):
         common = dataclasses.replace(common, checkpoint_dir=_env("ASSET_CHECKPOINT_DIR"))
     bundled, staged = not GENERATED_ROOT.value and not STAGE_SOURCE.value, ""
