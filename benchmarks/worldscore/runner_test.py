@@ -216,6 +216,15 @@ def test_binary_runs_the_bundled_sample(tmp_path):
     assert card["coverage"]["evaluated"] == 3
 
 
+def test_binary_refuses_max_side(tmp_path):
+    done = subprocess.run(["benchmarks/worldscore/run", f"--output_dir={tmp_path}",
+                           "--max_side=512"], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "--max_side: expected no value for WorldScore" in done.stderr
+    assert not (tmp_path / "scorecard.json").exists()
+
+
 def test_a_flow_backend_plugs_into_the_flow_metrics(run, tmp_path):
     tree, _, ckpt, _ = run
     seen = []
