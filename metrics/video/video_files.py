@@ -49,6 +49,11 @@ def video_frame_count(path):
     return count
 
 
+# A container's frame count is not trusted beyond this many frames (a damaged header can
+# declare millions): the array grows past it as frames actually decode.
+_MAX_PREALLOCATED = 1 << 16
+
+
 class _Slots:
     """A growing (N, H, W, 3) uint8 array that frames are decoded or resized into.
 
@@ -111,7 +116,7 @@ def _decode(path, max_side, keep_declared=False):
     try:
         declared = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
         keep = declared if keep_declared and declared > 0 else None
-        slots = _Slots(declared if declared > 0 else 1)
+        slots = _Slots(min(declared, _MAX_PREALLOCATED) if declared > 0 else 1)
         decoded, native, size = 0, None, None
         while True:
             ok, frame = capture.read()
