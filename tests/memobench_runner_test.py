@@ -123,6 +123,9 @@ def test_lpips_backend_flag_reaches_the_scorecard(tmp_path):
     lpips = next(m for m in card["metrics"] if m["id"] == "GT_ALL_LPIPS")
     assert lpips["backend"]["name"] == "lpips-package-v0.1-alex"  # unavailable: no weights
     assert card["run"]["flags"]["lpips_backend"] == "lpips"
+    # --max_side is a common flag now; unset, MemoBench records its official 640.
+    assert card["run"]["flags"]["max_side"] == "640"
+    assert not any(d.startswith("--max_side") for d in card["verification"].get("deviations", []))
 
 
 def test_broken_clips_are_recorded_and_the_run_goes_on(fixture_root, tmp_path):

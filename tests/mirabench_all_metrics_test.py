@@ -36,9 +36,9 @@ def run(tmp_path_factory):
     ckpt = tiny.write_all(root / "ckpt")
     loads, load = collections.Counter(), sample_lib.load
 
-    def counted(row):
+    def counted(row, max_side=None):
         loads[str(row.source)] += 1
-        return load(row)
+        return load(row, max_side)
     mp = pytest.MonkeyPatch()
     mp.setattr(sample_lib, "load", counted)
     card = runner.run(runner.MiraBenchConfig(

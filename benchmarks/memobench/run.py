@@ -199,7 +199,9 @@ def _config() -> runner.MemobenchConfig:
             max_attempts=JUDGE_MAX_ATTEMPTS.value),
         vqa_failure_cases=_opt_path(VQA_FAILURE_CASES.value),
         vqa_questions_dir=_opt_path(VQA_QUESTIONS_DIR.value),
-        recorded_flags=common_flags.flag_values_for_record(_RECORDED))
+        # max_side as before the flag became common: recorded even when unset (640).
+        recorded_flags={**common_flags.flag_values_for_record(_RECORDED),
+                        "max_side": str(common.max_side or runner.MemobenchConfig.max_side)})
 
 
 def main(argv):

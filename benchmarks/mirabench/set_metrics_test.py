@@ -118,9 +118,9 @@ def test_missing_i3d_is_unavailable_with_the_fetch_url(sets, tmp_path):
 def test_all_four_decode_each_video_once(sets, ckpt, tmp_path, monkeypatch):
     loads, load = collections.Counter(), sample_lib.load
 
-    def counted(row):
+    def counted(row, max_side=None):
         loads[str(row.source)] += 1
-        return load(row)
+        return load(row, max_side)
     monkeypatch.setattr(sample_lib, "load", counted)
     card = _run(sets, ckpt, tmp_path / "out", ("fvd&kvd", "fid&kid"))
     by_id = {m.id: m for m in card.metrics}
