@@ -91,7 +91,7 @@ def run(config: MiraBenchConfig) -> scorecard_pb2.Scorecard:
         outcome = sample_loop.run(
             rows, sample_lib.ref, store, label="MiraBench", load=sample_lib.load,
             score=lambda row, loaded: sample_lib.score(row, loaded, per_video, metric_ids),
-            digest=sample_lib.digest)
+            digest=sample_lib.digest, decode_workers=config.common.decode_workers)
     samples = outcome.samples
     sets = set_step.compute(rows, metric_ids)
     return _finish(config, out, rows, samples, outcome, prepared, metric_ids, sets,

@@ -137,7 +137,7 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
         outcome = sample_loop.run(
             items, sample_lib.ref, store, label="VMBench", load=sample_lib.load,
             score=lambda item, loaded: sample_lib.score(item, loaded, families),
-            digest=sample_lib.digest)
+            digest=sample_lib.digest, decode_workers=config.common.decode_workers)
     samples = outcome.samples
     backends = {f.metric_ids[0]: trust.with_digests(f.backend, f.checkpoints)
                 for f in families}
