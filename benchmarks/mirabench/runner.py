@@ -19,6 +19,7 @@ from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
+from benchmarks.common import shards
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
 from benchmarks.common.sample_store import SampleStore, config_digest
@@ -64,6 +65,7 @@ def _rows(config: MiraBenchConfig):
     if config.strict and absent:
         raise InputError(absent[0].expected, f"the video of meta row video_idx="
                          f"{absent[0].video_idx} (--strict)", "nothing there")
+    rows = shards.select(rows, lambda r: sample_lib.ref(r).key, config.common)
     return rows[:config.common.limit] if config.common.limit else rows
 
 
@@ -87,7 +89,8 @@ def run(config: MiraBenchConfig) -> scorecard_pb2.Scorecard:
                                if config.tracking_history != "official" else {}),
                             **({"amt_scale": config.amt_scale}
                                if config.amt_scale is not None else {})})
-    with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume) as store:
+    with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume,
+                     config.common.stored_only) as store:
         outcome = sample_loop.run(
             rows, sample_lib.ref, store, label="MiraBench", load=sample_lib.load,
             score=lambda row, loaded: sample_lib.score(row, loaded, per_video, metric_ids),
