@@ -68,6 +68,12 @@ MAX_SIDE = flags.DEFINE_integer(
     "side is at most this (INTER_AREA, never upscaled): bounds a long high-resolution "
     "clip's memory, but changes values, so the run is marked not official. Unset: each "
     "benchmark's official rule (native resolution; MemoBench: 640).", lower_bound=1)
+DECODE_WORKERS = flags.DEFINE_integer(
+    "decode_workers", 1, "--executor=local: how many samples' inputs are read and decoded "
+    "ahead of the one being scored, each on its own thread; 1 reads the next one meanwhile. "
+    "Samples are still scored and stored in order, at most this many held ahead, so "
+    "memory stays bounded. Never changes a value. (Not the threads that decode one frame "
+    "folder: $WORLDEVAL_DECODE_WORKERS.)", lower_bound=1)
 MAX_SAMPLE_RETRIES = flags.DEFINE_integer(
     "max_sample_retries", 2, "--executor=ray: how many times a sample whose actor died is "
     "given to another one before it is recorded as an error row.", lower_bound=0)
@@ -92,6 +98,7 @@ class CommonConfig:
     num_workers: Optional[int] = None
     max_sample_retries: int = 2
     max_side: Optional[int] = None
+    decode_workers: int = 1
 
 
 _DEVICE = re.compile(r"^(auto|cpu|mps|cuda(:[0-9]+)?)$")
@@ -128,6 +135,7 @@ def common_config() -> CommonConfig:
         num_workers=NUM_WORKERS.value,
         max_sample_retries=MAX_SAMPLE_RETRIES.value,
         max_side=MAX_SIDE.value,
+        decode_workers=DECODE_WORKERS.value,
     )
     ray_executor.install(config)
     return config
@@ -136,7 +144,8 @@ def common_config() -> CommonConfig:
 # The shared flags every runner records in RunInfo.flags (after its own).
 RECORDED = ("output_dir", "device", "limit", "metrics", "resume", "checkpoint_dir", "offline",
             "num_shards", "shard_index", "stored_only", "executor", "ray_address",
-            "gpus_per_worker", "num_workers", "max_sample_retries", "max_side")
+            "gpus_per_worker", "num_workers", "max_sample_retries", "decode_workers",
+            "max_side")
 
 
 def flag_values_for_record(names) -> dict:

@@ -6,8 +6,13 @@ column, the step and family that compute it, its backends and the official outpu
 that carry it) in one `MetricTable`. Runners select metrics through it (`select`: unknown
 ids get the valid ones and a "did you mean"), and one test per benchmark checks every
 parallel list (output columns, gate steps, runtime profile, catalog) against it.
+
+A table may also declare `MetricGroup`s: metrics that belong in one figure because they
+are one measure across conditions (MemoBench's PSNR/SSIM/LPIPS in its Visible,
+Disappeared and Reappear phases). Reports draw each group as one grouped figure.
 """
 
+import dataclasses
 import difflib
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -15,10 +20,32 @@ from benchmarks.common.errors import InputError
 from benchmarks.common.scorecard import MetricSpec
 
 
-class MetricTable:
-    """The metrics of one benchmark, in their official order."""
+@dataclasses.dataclass(frozen=True)
+class MetricGroup:
+    """Metrics drawn together: each row is one measure, its metric ids by column.
 
-    def __init__(self, benchmark: str, specs: Sequence[MetricSpec]):
+    Attributes:
+      id: the group's id (an HTML id in reports).
+      title: the figure's title.
+      columns: the conditions, in order (e.g. the phases).
+      rows: (measure name, one metric id per column), in order.
+    """
+
+    id: str
+    title: str
+    columns: Tuple[str, ...]
+    rows: Tuple[Tuple[str, Tuple[str, ...]], ...]
+
+    @property
+    def metric_ids(self) -> Tuple[str, ...]:
+        return tuple(m for _, ids in self.rows for m in ids)
+
+
+class MetricTable:
+    """The metrics of one benchmark, in their official order, and their figure groups."""
+
+    def __init__(self, benchmark: str, specs: Sequence[MetricSpec],
+                 groups: Sequence[MetricGroup] = ()):
         self.benchmark = benchmark
         self.specs: Tuple[MetricSpec, ...] = tuple(specs)
         self.by_id: Dict[str, MetricSpec] = {}
@@ -26,6 +53,13 @@ class MetricTable:
             if spec.id in self.by_id:
                 raise ValueError(f"{benchmark}: metric {spec.id} declared twice")
             self.by_id[spec.id] = spec
+        self.groups: Tuple[MetricGroup, ...] = tuple(groups)
+        for group in self.groups:
+            bad = [ids for _, ids in group.rows if len(ids) != len(group.columns)]
+            unknown = [m for m in group.metric_ids if m not in self.by_id]
+            if bad or unknown:
+                raise ValueError(f"{benchmark}: group {group.id}: rows of the wrong length "
+                                 f"{bad} or unknown metric ids {unknown}")
 
     @property
     def ids(self) -> Tuple[str, ...]:

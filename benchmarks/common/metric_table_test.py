@@ -3,6 +3,7 @@
 import pytest
 
 from benchmarks.common.errors import InputError
+from benchmarks.common.metric_table import MetricGroup
 from benchmarks.common.metric_table import MetricTable
 from benchmarks.common.scorecard import MetricSpec
 
@@ -31,3 +32,14 @@ def test_steps_and_duplicates():
     assert TABLE.of_step("a", leaderboard_only=True) == ("GT_ALL_SSIM",)
     with pytest.raises(ValueError):
         MetricTable("Bench", [MetricSpec("X", "", "", True), MetricSpec("X", "", "", True)])
+
+
+def test_groups_name_known_metrics_one_per_column():
+    specs = list(TABLE.specs)
+    ok = MetricGroup("g", "G", ("all", "b"), (("score", ("GT_ALL_PSNR", "ORS")),))
+    assert MetricTable("Bench", specs, groups=(ok,)).groups[0].metric_ids == (
+        "GT_ALL_PSNR", "ORS")
+    for bad in (MetricGroup("g", "G", ("all",), (("score", ("GT_ALL_PSNR", "ORS")),)),
+                MetricGroup("g", "G", ("all",), (("score", ("NOPE",)),))):
+        with pytest.raises(ValueError, match="group g"):
+            MetricTable("Bench", specs, groups=(bad,))

@@ -4,9 +4,10 @@ A benchmark step hands `run` its samples in order and two functions:
 
   load(item)      reads the sample's inputs (decode, locate references); raising an
                   input error (InputError, FrameInputError, OSError, ValueError) makes
-                  the sample an error row with that message. It runs one sample ahead,
-                  on a background thread, while the families score the previous sample
-                  (OpenCV and file reads release the GIL).
+                  the sample an error row with that message. It runs ahead on background
+                  threads while the families score an earlier sample (OpenCV and file
+                  reads release the GIL): `decode_workers` (--decode_workers) samples
+                  ahead, each on its own thread; 1 reads the next sample meanwhile.
   score(item, loaded) -> SampleScore
                   runs the families (`run_families` sorts their failures).
 
@@ -24,9 +25,13 @@ exit 1 at the end. Inputs a sample was scored on though read only in part are li
 each naming its file, under diagnostics "input_warnings" (`add_warning`).
 
 Where the loop runs is the executor's choice (benchmarks/common/executor.py): locally,
-one sample at a time, or on Ray actors (--executor=ray), with the same store and rows.
+one sample scored at a time, or on Ray actors (--executor=ray), with the same store and
+rows. The local loop scores and stores in sample order whatever `decode_workers` is, and
+never holds more than `decode_workers` loads beside the sample being scored (loads
+started, running or finished, waiting their turn); the rows do not depend on it.
 """
 
+import collections
 import concurrent.futures
 import dataclasses
 import time
@@ -161,12 +166,22 @@ def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
         load: Callable, score: Callable, label: str,
         digest: Optional[Callable[[object], object]] = None,
         on_sample: Optional[Callable[[object, scorecard_pb2.SampleScore], None]] = None,
-        prefetch: bool = True) -> Outcome:
+        prefetch: bool = True, decode_workers: int = 1) -> Outcome:
     """Scores `items` not already in `store`; see the module docstring.
 
     `on_sample(item, sample)` runs after each newly scored sample is stored (e.g. to
     append the official output file's row); resumed samples are the caller's to write.
+    `prefetch=False` loads each sample when it is scored (no threads, `decode_workers`
+    unused); so do --stored_only runs, which load nothing.
+
+    Raises:
+      InputError: `decode_workers` is not a whole number >= 1 (the message names
+        --decode_workers).
     """
+    if isinstance(decode_workers, bool) or not isinstance(decode_workers, int) or \
+            decode_workers < 1:
+        raise InputError("--decode_workers", "a whole number of threads, 1 or more",
+                         repr(decode_workers))
     outcome = Outcome(samples=[], resumed=store.resumed)
     outcome.recomputed_changed.extend(discard_changed(items, ref, store, digest, label))
     todo = [item for item in items if ref(item).key not in store]
@@ -188,31 +203,42 @@ def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
         executor_lib.run_on(remote, todo, [ref(item) for item in todo], load, score, label,
                             emit, on_sample)
     else:
-        _run_local(todo, ref, load, score, label, emit, on_sample, prefetch,
-                   store.stored_only, progress.interactive)
+        _run_local(todo, ref, load, score, label, emit, on_sample,
+                   decode_workers if prefetch else 0, store.stored_only, progress.interactive)
     store.put_in_order(ref(item).key for item in items)
     by_key = {(s.split, s.sample_id): s for s in store.samples()}
     outcome.samples = [by_key[ref(item).key] for item in items if ref(item).key in by_key]
     return outcome
 
 
-def _run_local(todo, ref, load, score, label, emit, on_sample, prefetch, stored_only,
+def _run_local(todo, ref, load, score, label, emit, on_sample, ahead, stored_only,
                interactive) -> None:
-    """The local executor: one sample at a time, the next one's inputs read meanwhile."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        pending = _submit(pool, load, todo, 0) if prefetch else None
+    """The local executor: one sample scored at a time, in order, while the loads of the
+    next `ahead` samples run on `ahead` threads (0: each loaded when it is scored).
+
+    Sample i+ahead is submitted only once sample i-1 is scored and stored, so at most
+    `ahead` loads wait beside the one being scored (back-pressure)."""
+    pool = (concurrent.futures.ThreadPoolExecutor(max_workers=ahead, thread_name_prefix="load")
+            if ahead else None)
+    pending = collections.deque()  # futures of todo[i], todo[i+1], ... in order
+    submitted = 0
+    try:
         for i, item in enumerate(todo):
             r = ref(item)
             if not interactive:
                 logging.info("%s [%d/%d] %s", label, i + 1, len(todo), r.sample_id)
-            current = pending
-            if prefetch:
-                pending = _submit(pool, load, todo, i + 1)
+            while pool is not None and submitted < min(len(todo), i + 1 + ahead):
+                pending.append(pool.submit(load, todo[submitted]))
+                submitted += 1
+            current = pending.popleft() if pool is not None else None
             sample = (evaluate_one(item, r, load, score, current) if not stored_only
                       else error_sample(r, NOT_COVERED))
             emit(item, sample)
             if on_sample is not None:
                 on_sample(item, sample)
+    finally:
+        if pool is not None:  # an interrupted run drops the loads not yet started
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def discard_changed(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
@@ -251,10 +277,6 @@ def _changed_inputs(stored: scorecard_pb2.SampleScore, current) -> str:
     before = stored_digests(stored)
     changed = sorted(n for n in set(current) | set(before) if current.get(n) != before.get(n))
     return f"its {', '.join(changed)} inputs changed" if changed else ""
-
-
-def _submit(pool, load, todo, index):
-    return pool.submit(load, todo[index]) if index < len(todo) else None
 
 
 def evaluate_one(item, ref: SampleRef, load, score, pending=None) -> scorecard_pb2.SampleScore:

@@ -5,6 +5,7 @@ import dataclasses
 import math
 from typing import Iterable, List, Optional, Sequence, Tuple
 
+from benchmarks.common import intervals
 from proto import scorecard_pb2
 
 
@@ -33,21 +34,13 @@ class MetricSpec:
     output_files: Tuple[str, ...] = ()
 
 
-def _mean_ci95(values: Sequence[float]):
-    n = len(values)
-    mean = math.fsum(values) / n
-    if n < 2:
-        return mean, None
-    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    half = 1.96 * math.sqrt(var / n)
-    return mean, (mean - half, mean + half)
-
-
 def aggregate(spec: MetricSpec, samples: Iterable[scorecard_pb2.SampleScore],
               backend: scorecard_pb2.Backend, seconds: float = 0.0,
               unavailable_reason: str = "",
               record_coverage: bool = True) -> scorecard_pb2.MetricResult:
-    """Mean of `spec.id` over the samples that have it, with a 95% normal interval.
+    """Mean of `spec.id` over the samples that have it, with its 95% interval (normal, or a
+    seeded bootstrap where the values are far from normal: benchmarks/common/intervals.py)
+    and the interval's method.
 
     With no sample value the metric is unavailable: the reason is `unavailable_reason`,
     else the most common per-sample reason. With `record_coverage`, `samples` are the
@@ -69,12 +62,13 @@ def aggregate(spec: MetricSpec, samples: Iterable[scorecard_pb2.SampleScore],
         return result
     if record_coverage:
         _record_coverage(result, samples)
-    mean, interval = _mean_ci95(values)
+    interval = intervals.mean_interval(values)
     result.available = True
-    result.value = mean
+    result.value = interval.mean
     result.sample_count = len(values)
-    if interval:
-        result.ci95.low, result.ci95.high = interval
+    if interval.low is not None:
+        result.ci95.low, result.ci95.high = interval.low, interval.high
+        result.ci95_method = interval.method_text
     return result
 
 

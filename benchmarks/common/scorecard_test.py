@@ -3,8 +3,11 @@
 import json
 import math
 
+import numpy as np
 import pytest
 
+from benchmarks.common import blockers
+from benchmarks.common import intervals
 from benchmarks.common import outputs
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import summary
@@ -100,3 +103,62 @@ def test_markdown_and_json_summaries_carry_the_values_and_reasons():
     assert f"| PSNR | 4.0000 | [{ci.low:.4f}, {ci.high:.4f}] | 2 |" in text
     assert "unavailable: no \\| weights |" in text  # a pipe in a reason stays in its cell
     assert "- note: a note" in text
+
+
+def test_equal_blockers_are_one_line_naming_their_metrics():
+    card = scorecard_pb2.Scorecard(benchmark_id="b", model_name="m")
+    parity = "sift: parity with the official implementation not verified"
+    for metric in ("c3d_a", "c3d_b", "c3d_a"):
+        card.verification.blocking.add(reason=scorecard_pb2.UNVERIFIED_PARITY,
+                                       detail=parity, metric_id=metric)
+    card.verification.blocking.add(reason=scorecard_pb2.UNVERIFIED_PARITY, detail="other",
+                                   metric_id="fid")
+    card.verification.blocking.add(reason=scorecard_pb2.NOT_OFFICIAL_DATA, detail="toy")
+    groups = blockers.grouped(card.verification.blocking)
+    assert [(g.reason, g.metric_ids) for g in groups] == [
+        ("UNVERIFIED_PARITY", ("c3d_a", "c3d_b")), ("UNVERIFIED_PARITY", ("fid",)),
+        ("NOT_OFFICIAL_DATA", ())]
+    table = summary.format_summary(card)
+    assert table.count(parity) == 1
+    assert f"UNVERIFIED_PARITY (2 metrics: c3d_a, c3d_b): {parity}" in table
+    assert "UNVERIFIED_PARITY: other" in table and "NOT_OFFICIAL_DATA: toy" in table
+    markdown = summary.format_markdown(card)
+    assert markdown.count(parity) == 1
+    assert "- not leaderboard-eligible: UNVERIFIED_PARITY (fid): other" in markdown
+    assert len(json.loads(summary.format_json(card))["blocking"]) == 5  # the JSON keeps all
+
+
+def test_skewed_values_get_a_seeded_bootstrap_interval_and_say_so():
+    rng = np.random.default_rng(7)
+    skewed = [float(v) for v in rng.lognormal(0.0, 1.2, size=40)]
+    result = card_lib.aggregate(SPEC, [_s(str(i), PSNR=v) for i, v in enumerate(skewed)],
+                                BACKEND)
+    x = np.asarray(skewed)
+    g1 = ((x - x.mean()) ** 3).mean() / ((x - x.mean()) ** 2).mean() ** 1.5
+    assert g1 > intervals.SKEW_LIMIT
+    idx = np.random.default_rng(intervals.SEED).integers(0, 40, (intervals.RESAMPLES, 40))
+    low, high = np.percentile(x[idx].mean(axis=1), [2.5, 97.5])
+    assert (result.ci95.low, result.ci95.high) == pytest.approx((low, high), abs=1e-12)
+    assert result.ci95_method.startswith("percentile bootstrap of the mean, 2000 resamples")
+    assert f"g1 = {g1:.2f}" in result.ci95_method
+    # Asymmetric about the mean, unlike the normal interval.
+    assert high - result.value > result.value - low
+    text = summary.format_markdown(scorecard_pb2.Scorecard(metrics=[result]))
+    assert "(bootstrap)" in text
+    assert json.loads(summary.format_json(scorecard_pb2.Scorecard(metrics=[result])))[
+        "metrics"][0]["ci95_method"] == result.ci95_method
+
+
+def test_symmetric_or_few_values_keep_the_normal_interval():
+    symmetric = [float(v) for v in np.linspace(0.0, 1.0, 40)]
+    few_skewed = [0.0] * 8 + [10.0]  # g1 = 2.5, but under MIN_BOOTSTRAP_N values
+    for values in (symmetric, few_skewed):
+        result = card_lib.aggregate(SPEC, [_s(str(i), PSNR=v) for i, v in enumerate(values)],
+                                    BACKEND)
+        mean = sum(values) / len(values)
+        half = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values)
+                                / (len(values) - 1) / len(values))
+        assert (result.ci95.low, result.ci95.high) == pytest.approx((mean - half, mean + half))
+        assert result.ci95_method.startswith("normal approximation")
+    single = card_lib.aggregate(SPEC, [_s("a", PSNR=1.0)], BACKEND)
+    assert not single.HasField("ci95") and single.ci95_method == ""

@@ -9,6 +9,7 @@ from typing import Dict, List
 
 from absl import flags
 
+from benchmarks.common import blockers as blockers_lib
 from proto import scorecard_pb2
 
 FORMAT = flags.DEFINE_enum(
@@ -44,10 +45,12 @@ def format_summary(card: scorecard_pb2.Scorecard) -> str:
         lines.append("  failed: " + ", ".join(cov.failed_sample_ids))
     unavailable = [b.metric_id for b in card.verification.blocking
                    if b.reason == scorecard_pb2.METRIC_UNAVAILABLE]
-    for b in card.verification.blocking:
-        if b.reason != scorecard_pb2.METRIC_UNAVAILABLE:
-            reason = scorecard_pb2.BlockingReason.Name(b.reason)
-            lines.append(f"  not leaderboard-eligible: {reason}: {b.detail}")
+    for g in blockers_lib.grouped(card.verification.blocking):
+        if g.reason != "METRIC_UNAVAILABLE":
+            which = blockers_lib.metrics_text(g)
+            lines.append(f"  not leaderboard-eligible: {g.reason}"
+                         + (f" ({which})" if which and len(g.metric_ids) > 1 else "")
+                         + f": {g.detail}")
     if unavailable:
         lines.append(f"  not leaderboard-eligible: METRIC_UNAVAILABLE: {', '.join(unavailable)}")
     for note in card.notes:
@@ -87,6 +90,7 @@ def summary_dict(card: scorecard_pb2.Scorecard) -> dict:
         "leaderboard_eligible": card.verification.leaderboard_eligible,
         "metrics": [{"id": m.id, "display_name": m.display_name,
                      "value": m.value if m.available else None, "ci95": _interval(m),
+                     "ci95_method": m.ci95_method if _interval(m) else "",
                      "n": m.sample_count, "unit": m.unit,
                      "higher_is_better": m.higher_is_better, "available": m.available,
                      "unavailable_reason": m.unavailable_reason, "backend": m.backend.name,
@@ -119,7 +123,9 @@ def format_markdown(card: scorecard_pb2.Scorecard) -> str:
         if m.available:
             ci = _interval(m)
             backend = m.backend.name + ("" if m.backend.official else " (NOT official)")
-            row = [m.id, _fmt(m.value), f"[{_fmt(ci[0])}, {_fmt(ci[1])}]" if ci else "—",
+            boot = " (bootstrap)" if "bootstrap" in m.ci95_method else ""
+            row = [m.id, _fmt(m.value),
+                   f"[{_fmt(ci[0])}, {_fmt(ci[1])}]{boot}" if ci else "—",
                    str(m.sample_count), m.unit, better, backend]
         else:
             row = [m.id, "—", "—", "", m.unit, better, "unavailable: " + m.unavailable_reason]
@@ -127,10 +133,11 @@ def format_markdown(card: scorecard_pb2.Scorecard) -> str:
     cov = card.coverage
     lines += ["", f"Coverage: {cov.evaluated} evaluated, {cov.failed} failed, "
               f"{len(cov.missing_sample_ids)} missing of {cov.expected} expected."]
-    for b in _blockers(card):
-        lines.append(f"- not leaderboard-eligible: {b['reason']}"
-                     + (f" ({b['metric_id']})" if b["metric_id"] else "")
-                     + (f": {_cell(b['detail'])}" if b["detail"] else ""))
+    for g in blockers_lib.grouped(card.verification.blocking):
+        which = blockers_lib.metrics_text(g)
+        lines.append(f"- not leaderboard-eligible: {g.reason}"
+                     + (f" ({which})" if which else "")
+                     + (f": {_cell(g.detail)}" if g.detail else ""))
     lines += [f"- note: {_cell(note)}" for note in card.notes]
     return "\n".join(lines)
 

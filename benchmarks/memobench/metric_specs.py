@@ -6,6 +6,7 @@ the official files that carry it. The runner, the gate and the output writers re
 //benchmarks/memobench:metric_table_test checks every other list against it.
 """
 
+from benchmarks.common.metric_table import MetricGroup
 from benchmarks.common.metric_table import MetricTable
 from benchmarks.common.scorecard import MetricSpec
 
@@ -72,7 +73,14 @@ DIAGNOSTICS = tuple(
             "visual_quality", ("laion-aesthetic-clip-vit-l14",),
             leaderboard=False, aggregation="mean over clips"))
 
-TABLE = MetricTable("MemoBench", LEADERBOARD + DIAGNOSTICS)
+# The per-phase fidelity diagnostics as one figure: each measure across the three phases.
+PHASE_FIDELITY = MetricGroup(
+    "fidelity_by_phase", "Fidelity to GT by phase (Visible / Disappeared / Reappear)",
+    columns=tuple(_PHASE_NAMES.values()),
+    rows=tuple((m, tuple(f"GT_{p}_{m}" for p in _PHASE_NAMES))
+               for m in ("PSNR", "SSIM", "LPIPS")))
+
+TABLE = MetricTable("MemoBench", LEADERBOARD + DIAGNOSTICS, groups=(PHASE_FIDELITY,))
 ALL = TABLE.specs
 BY_ID = TABLE.by_id
 

@@ -297,4 +297,5 @@ def _run_vqa(config: MemobenchConfig, data_root: pathlib.Path, output_dir: pathl
                             judge=config.judge, data_root=data_root,
                             failure_cases=config.vqa_failure_cases, resume=config.common.resume,
                             questions_dir=config.vqa_questions_dir,
-                            stored_only=config.common.stored_only)
+                            stored_only=config.common.stored_only,
+                            select=lambda cases, key: shards.select(cases, key, config.common))

@@ -86,8 +86,7 @@ AMT_SCALE = flags.DEFINE_float(
 
 _RECORDED = ("meta_csv", "generated_dir", "gt_meta_csv", "gt_dir", "model_name", "strict",
              "consistency_3d_seed", "consistency_3d_repeats", "kid_seed", "fid_input",
-             "tracking_history", "amt_scale", "output_dir", "device", "limit", "metrics",
-             "resume", "checkpoint_dir", "offline")
+             "tracking_history", "amt_scale") + common_flags.RECORDED
 
 
 def _path(value):

@@ -21,6 +21,7 @@ from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
+from benchmarks.common import shards
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
 from benchmarks.common.sample_store import SampleStore, config_digest
@@ -66,6 +67,7 @@ def _rows(config: MiraBenchConfig):
     if config.strict and absent:
         raise InputError(absent[0].expected, f"the video of meta row video_idx="
                          f"{absent[0].video_idx} (--strict)", "nothing there")
+    rows = shards.select(rows, lambda r: sample_lib.ref(r).key, config.common)
     return rows[:config.common.limit] if config.common.limit else rows
 
 
@@ -90,12 +92,13 @@ def run(config: MiraBenchConfig) -> scorecard_pb2.Scorecard:
                             **({"amt_scale": config.amt_scale}
                                if config.amt_scale is not None else {}),
                             **max_side.digest_settings(config.common.max_side)})
-    with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume) as store:
+    with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume,
+                     config.common.stored_only) as store:
         outcome = sample_loop.run(
             rows, sample_lib.ref, store, label="MiraBench",
             load=functools.partial(sample_lib.load, max_side=config.common.max_side),
             score=lambda row, loaded: sample_lib.score(row, loaded, per_video, metric_ids),
-            digest=sample_lib.digest)
+            digest=sample_lib.digest, decode_workers=config.common.decode_workers)
     samples = outcome.samples
     sets = set_step.compute(rows, metric_ids)
     return _finish(config, out, rows, samples, outcome, prepared, metric_ids, sets,

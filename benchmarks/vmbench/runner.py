@@ -141,7 +141,7 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
             items, sample_lib.ref, store, label="VMBench",
             load=functools.partial(sample_lib.load, max_side=config.common.max_side),
             score=lambda item, loaded: sample_lib.score(item, loaded, families),
-            digest=sample_lib.digest)
+            digest=sample_lib.digest, decode_workers=config.common.decode_workers)
     samples = outcome.samples
     backends = {f.metric_ids[0]: trust.with_digests(f.backend, f.checkpoints)
                 for f in families}

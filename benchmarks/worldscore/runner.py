@@ -112,7 +112,8 @@ def run(config: WorldScoreConfig) -> scorecard_pb2.Scorecard:
             score=lambda item, loaded: sample_lib.score(
                 item, loaded, per_movement[item.movement], config.data_root),
             digest=sample_lib.digest,
-            on_sample=lambda item, s: write_evaluation(config.output_dir, s))
+            on_sample=lambda item, s: write_evaluation(config.output_dir, s),
+            decode_workers=config.common.decode_workers)
     samples = outcome.samples
     for s in samples:
         write_evaluation(config.output_dir, s)

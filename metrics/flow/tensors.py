@@ -11,6 +11,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from metrics import device as device_lib
+
 RAFT_SIZE_MULTIPLE = 8
 
 
@@ -24,7 +26,8 @@ def to_unit_rgb(frames_bgr, device=None):
         frames_bgr: Array of shape (B, H, W, 3) and dtype uint8 (BGR, as
             OpenCV decodes), or a sequence of (H, W, 3) uint8 arrays of one
             size.
-        device: Where the tensor goes (default: the CPU).
+        device: Where the tensor goes (default: the CPU); the uint8 frames are sent to
+            a CUDA device from pinned host memory (metrics.device.to_device).
 
     Returns:
         Float32 tensor of shape (B, 3, H, W).
@@ -39,7 +42,7 @@ def to_unit_rgb(frames_bgr, device=None):
             f"{frames.dtype} and shape {frames.shape}")
     rgb = np.ascontiguousarray(frames[..., ::-1])
     tensor = torch.from_numpy(rgb).permute(0, 3, 1, 2)
-    return tensor.to(device).to(torch.float32).div(255)
+    return device_lib.to_device(tensor, device).to(torch.float32).div(255)
 
 
 def pad_to_multiple(images, multiple=RAFT_SIZE_MULTIPLE):

@@ -6,6 +6,7 @@ import pytest
 import torch
 from torchvision.transforms import functional as TF
 
+from metrics import device as device_lib
 from metrics.flow import tensors
 
 
@@ -62,3 +63,28 @@ def test_pad_to_multiple_other_multiple_and_errors():
 
 if __name__ == "__main__":
     raise SystemExit(pytest.main([__file__, "-q"]))
+
+
+def test_to_device_pins_nothing_for_the_cpu(monkeypatch):
+    def no_pinning(self):
+        raise AssertionError("pin_memory called for a CPU target")
+
+    monkeypatch.setattr(torch.Tensor, "pin_memory", no_pinning)
+    frames = _frames(2, 4, 5, seed=2)
+    tensor = torch.from_numpy(frames)
+    for target in (None, "cpu", torch.device("cpu")):
+        moved = device_lib.to_device(tensor, target)
+        assert moved.device.type == "cpu" and not moved.is_pinned()
+        assert torch.equal(moved, tensor)
+    assert torch.equal(tensors.to_unit_rgb(frames, "cpu"), tensors.to_unit_rgb(frames))
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_to_device_sends_the_same_values_to_cuda_from_pinned_memory():
+    frames = _frames(3, 7, 9, seed=3)
+    got = tensors.to_unit_rgb(frames, "cuda")
+    assert got.device.type == "cuda"
+    assert torch.equal(got.cpu(), tensors.to_unit_rgb(frames))
+    tensor = torch.from_numpy(frames).permute(0, 3, 1, 2)  # not contiguous, as to_unit_rgb's
+    moved = device_lib.to_device(tensor, "cuda")
+    assert moved.stride() == tensor.stride() and torch.equal(moved.cpu(), tensor)

@@ -1,21 +1,28 @@
 """Measures how the shared sample loop scales: samples per minute on 1, 2, 4 Ray workers
-(and the local loop), and what splitting a run into shards and merging them costs.
+(and the local loop), the local loop reading 1, 2, 4 samples ahead (--decode_workers),
+and what splitting a run into shards and merging them costs.
 
-    bazel run //tools/bench:scale -- --clips=64 --frames=16 --size=128 --workers=1,2,4
+    bazel run //tools/bench:scale -- --clips=64 --frames=16 --size=128 --workers=1,2,4 \
+        --local_decode_workers=1,2,4
 
 The samples are synthetic clips made in each worker from a seed (a drifting random
 image against a noisier copy of itself), scored by weight-free pixel metrics (PSNR and
 SSIM per frame pair) through the engine's families, so the figures measure the engine
-and executor overhead, not a benchmark's models. A benchmark script, not a test: CI
-never runs it. Ray starts on this machine unless --ray_address says otherwise.
+and executor overhead, not a benchmark's models. For the --decode_workers rows the clips
+are first written as PNG frame folders (not timed) and each sample's load decodes its two
+folders with metrics.video.frames (OpenCV, which releases the GIL), as a runner's load
+does. A benchmark script, not a test: CI never runs it. Ray starts on this machine
+unless --ray_address says otherwise.
 """
 
 import dataclasses
+import functools
 import pathlib
 import tempfile
 import time
 from typing import List
 
+import cv2
 import numpy as np
 from absl import app
 from absl import flags
@@ -32,6 +39,7 @@ from benchmarks.common.sample_store import SampleStore
 from metrics import cli_support
 from metrics.pixel import psnr
 from metrics.pixel import ssim
+from metrics.video import frames as frames_lib
 from proto import scorecard_pb2
 from tools.merge import merge_lib
 
@@ -39,6 +47,12 @@ _CLIPS = flags.DEFINE_integer("clips", 64, "Synthetic clips per measurement.", l
 _FRAMES = flags.DEFINE_integer("frames", 16, "Frames per clip.", lower_bound=1)
 _SIZE = flags.DEFINE_integer("size", 128, "Frame height and width (pixels).", lower_bound=8)
 _WORKERS = flags.DEFINE_list("workers", ["1", "2", "4"], "Ray worker counts to measure.")
+_DECODE = flags.DEFINE_list(
+    "local_decode_workers", ["1", "2", "4"], "--decode_workers values of the local loop "
+    "to measure on PNG frame folders (empty: skip).")
+_FRAME_THREADS = flags.DEFINE_integer(
+    "frame_threads", 1, "Threads decoding one frame folder in the --decode_workers rows "
+    "(runners default to $WORLDEVAL_DECODE_WORKERS, else min(8, cores)).", lower_bound=1)
 _SHARDS = flags.DEFINE_integer("shards", 4, "Shards for the shard+merge measurement.",
                                lower_bound=1)
 # Also the runners' --ray_address and --gpus_per_worker (benchmarks/common/flags.py).
@@ -92,12 +106,29 @@ def _scorer(families):
     return score
 
 
-def _timed_run(clips: List[Clip], folder: pathlib.Path) -> float:
+def _write_png(clips: List[Clip], root: pathlib.Path) -> None:
+    """Each clip's (generated, reference) frames as root/<sample id>/{gen,ref}/NNNN.png."""
+    for clip in clips:
+        for name, frames in zip(("gen", "ref"), _load(clip)):
+            folder = root / _ref(clip).sample_id / name
+            folder.mkdir(parents=True)
+            for index, frame in enumerate(frames):
+                cv2.imwrite(str(folder / f"{index:04d}.png"), frame)
+
+
+def _load_png(root: pathlib.Path, threads: int, clip: Clip):
+    folder = root / _ref(clip).sample_id
+    return tuple(frames_lib.read_frame_folder(folder / name, workers=threads)
+                 for name in ("gen", "ref"))
+
+
+def _timed_run(clips: List[Clip], folder: pathlib.Path, load=_load,
+               decode_workers: int = 1) -> float:
     """Seconds to score `clips` into a fresh store in `folder` (whichever executor)."""
     start = time.perf_counter()
     with SampleStore(folder / "per_sample_scores.jsonl", "scale", resume=False) as store:
-        outcome = sample_loop.run(clips, _ref, store, _load, _scorer([_pixel_family()]),
-                                  label=folder.name)
+        outcome = sample_loop.run(clips, _ref, store, load, _scorer([_pixel_family()]),
+                                  label=folder.name, decode_workers=decode_workers)
     failed = [s.sample_id for s in outcome.samples if s.error]
     if failed:
         raise RuntimeError(f"{len(failed)} synthetic samples failed, e.g. {failed[0]}")
@@ -127,6 +158,17 @@ def _shard_and_merge(clips: List[Clip], root: pathlib.Path, count: int):
     return seconds, time.perf_counter() - start
 
 
+def _decode_rows(clips: List[Clip], root: pathlib.Path):
+    """[(row name, seconds)] of the local loop at each --local_decode_workers value."""
+    if not _DECODE.value:
+        return []
+    _write_png(clips, root)
+    load = functools.partial(_load_png, root, _FRAME_THREADS.value)
+    _timed_run(clips[:2], root.parent / "png_warmup", load)  # page cache, imports
+    return [(f"decode_workers={n}", _timed_run(clips, root.parent / f"png{n}", load, int(n)))
+            for n in _DECODE.value]
+
+
 def _rate(count: int, seconds: float) -> str:
     return f"{60.0 * count / seconds:10.1f}"
 
@@ -152,6 +194,7 @@ def main(argv):
         rows.append((f"ray, {workers} workers", _timed_run(clips, root / f"ray{workers}")))
         cluster = executor_lib.record().get("ray_cluster", "")
     executor_lib.install(None)
+    decoded = _decode_rows(clips, root / "png")
     sharded, merging = _shard_and_merge(clips, root / "shards", _SHARDS.value)
 
     print(f"{len(clips)} synthetic clips, {_FRAMES.value} frames of {_SIZE.value}x"
@@ -169,6 +212,17 @@ def main(argv):
           f"{_rate(len(clips), sharded):>12} {local / sharded:8.2f}x")
     print(f"  merge of {_SHARDS.value} shards: {merging:.3f} s "
           f"(shard+merge overhead vs one run: {sharded + merging - local:+.2f} s)")
+    _print_decoded(len(clips), decoded)
+
+
+def _print_decoded(count: int, decoded) -> None:
+    if not decoded:
+        return
+    print(f"Local loop, loads decoding PNG frame folders ({_FRAME_THREADS.value} thread(s) "
+          "per folder); speed-up vs the first row:")
+    for name, seconds in decoded:
+        print(f"  {name:<22} {seconds:9.2f} {_rate(count, seconds):>12} "
+              f"{decoded[0][1] / seconds:8.2f}x")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,8 @@ from proto import scorecard_pb2
 # differ in them.
 PER_SHARD_FLAGS = ("output_dir", "shard_index", "num_shards", "resume", "stored_only",
                    "executor", "ray_address", "gpus_per_worker", "num_workers",
-                   "max_sample_retries", "ray_workers", "ray_gpus_per_worker", "ray_cluster")
+                   "max_sample_retries", "decode_workers", "ray_workers", "ray_gpus_per_worker",
+                   "ray_cluster")
 BOOLEAN_PER_SHARD = ("resume", "stored_only")
 
 

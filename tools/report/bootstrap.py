@@ -1,9 +1,10 @@
 """Paired bootstrap 95% interval of a mean difference (numpy, seeded).
 
 The resamples are the rows of `numpy.random.default_rng(seed).integers(0, n, (B, n))`,
-drawn in consecutive blocks of rows so that memory stays bounded; each row's mean of
-the paired differences is one bootstrap mean, and the interval is the 2.5th and 97.5th
-percentiles of the B means (numpy's default linear interpolation).
+drawn in consecutive blocks of rows so that memory stays bounded (the scorecard's own
+bootstrap, benchmarks/common/intervals.py); each row's mean of the paired differences is
+one bootstrap mean, and the interval is the 2.5th and 97.5th percentiles of the B means
+(numpy's default linear interpolation).
 """
 
 import dataclasses
@@ -11,9 +12,10 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from benchmarks.common.intervals import bootstrap_means
+
 DEFAULT_SEED = 0
 DEFAULT_RESAMPLES = 2000
-_BLOCK_VALUES = 4_000_000  # indices drawn per block (32 MB of int64)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,23 +33,6 @@ class BootstrapInterval:
     def method(self) -> str:
         return (f"paired bootstrap, percentile, {self.resamples} resamples, "
                 f"numpy default_rng seed {self.seed}")
-
-
-def bootstrap_means(values: Sequence[float], seed: int, resamples: int,
-                    block_rows: Optional[int] = None) -> np.ndarray:
-    """The `resamples` bootstrap means of `values` (see the module docstring)."""
-    x = np.asarray(values, dtype=np.float64)
-    n = x.size
-    if n == 0 or resamples < 1:
-        raise ValueError(f"need values and resamples >= 1, got n={n}, resamples={resamples}")
-    rng = np.random.default_rng(seed)
-    rows = block_rows or max(1, _BLOCK_VALUES // n)
-    means = np.empty(resamples, dtype=np.float64)
-    for start in range(0, resamples, rows):
-        count = min(rows, resamples - start)
-        idx = rng.integers(0, n, size=(count, n))
-        means[start:start + count] = x[idx].mean(axis=1)
-    return means
 
 
 def paired_interval(differences: Sequence[float], seed: int = DEFAULT_SEED,

@@ -78,3 +78,59 @@ def _distribution(ax, ys: List[int], samples: Sequence[List[float]], unit: str) 
     ax.set_xlabel(f"per-sample values ({unit})" if unit else "per-sample values")
     ax.grid(axis="x", alpha=0.3)
 
+
+
+def group_chart(title: str, columns: Sequence[str], rows: Sequence[tuple],
+                labels: Sequence[str], cells) -> str:
+    """SVG of a metric group: one panel per measure (row), its conditions (columns) on the
+    x axis, each run's value with its 95% interval, runs side by side in each column.
+
+    Args:
+      title: the group's title.
+      columns: the conditions, left to right.
+      rows: (measure name, unit, higher_is_better) per panel.
+      labels: the runs' labels (the legend).
+      cells: cells[run][row][column] = (value, low, high), low/high None without an
+        interval, or None where the metric has no value.
+    """
+    with matplotlib.rc_context(_RC):
+        fig = figure_lib.Figure(figsize=(2.9 * len(rows) + 0.6, 2.9))
+        axes = fig.subplots(1, len(rows), squeeze=False)[0]
+        width = 0.7 / max(1, len(labels))
+        colors = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+        for r, (ax, (name, unit, higher)) in enumerate(zip(axes, rows)):
+            drawn = False
+            for i, label in enumerate(labels):
+                xs, ys, err = [], [], [[], []]
+                for c in range(len(columns)):
+                    cell = cells[i][r][c]
+                    if cell is None:
+                        continue
+                    value, low, high = cell
+                    xs.append(c + (i - (len(labels) - 1) / 2) * width)
+                    ys.append(value)
+                    err[0].append(0.0 if low is None else value - low)
+                    err[1].append(0.0 if high is None else high - value)
+                if xs:
+                    drawn = True
+                    ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, label=label,
+                                color=colors[i % len(colors)])
+            if not drawn:
+                ax.text(0.5, 0.5, "unavailable", transform=ax.transAxes, ha="center",
+                        color="#888")
+            ax.set_xticks(range(len(columns)), labels=list(columns))
+            ax.set_xlim(-0.5, len(columns) - 0.5)
+            arrow = "↑" if higher else "↓"
+            ax.set_title(f"{name} {arrow}", fontsize=9)
+            ax.set_ylabel(f"{unit}, 95% interval" if unit else "95% interval")
+            ax.grid(axis="y", alpha=0.3)
+        fig.suptitle(title, fontsize=10, x=0.02, ha="left")
+        fig.tight_layout()
+        handles, names = axes[0].get_legend_handles_labels()
+        for ax in axes[1:]:
+            more = ax.get_legend_handles_labels()
+            handles, names = (more if len(more[1]) > len(names) else (handles, names))
+        if len(labels) > 1 and handles:  # below the panels, clear of the points
+            fig.legend(handles, names, loc="upper center", ncol=min(4, len(names)),
+                       bbox_to_anchor=(0.5, 0.0), fontsize=8, frameon=False)
+        return _to_svg(fig)

@@ -70,3 +70,16 @@ def assert_headline_matches(dom: Dom, runs) -> None:
                 assert_number(dom, (i, key, "ci_low"), m.ci95.low)
                 assert_number(dom, (i, key, "ci_high"), m.ci95.high)
         assert_number(dom, (i, "coverage", "evaluated"), run.card.coverage.evaluated)
+
+
+def assert_groups_match(dom: Dom, runs, groups) -> None:
+    """Every value of every metric group's table equals the run's pooled metric."""
+    for i, run in enumerate(runs):
+        pooled = {m.id: m for m in run.card.metrics if not m.split}
+        for group in groups:
+            for m_id in group.metric_ids:
+                m = pooled.get(m_id)
+                if m is None or not m.available:
+                    assert dom.numbers[(i, m_id, "group_value")][0] == "—"
+                else:
+                    assert_number(dom, (i, m_id, "group_value"), m.value)

@@ -34,7 +34,11 @@ def trust(m: scorecard_pb2.MetricResult) -> str:
 
 
 def _interval_text(m: scorecard_pb2.MetricResult) -> str:
-    return "normal approx." if m.HasField("ci95") else "none (n < 2)"
+    """The interval's method as the scorecard records it (scorecards written before
+    ci95_method existed carry normal intervals)."""
+    if not m.HasField("ci95"):
+        return "none (n < 2)"
+    return m.ci95_method or "normal approximation"
 
 
 def headline(runs: Sequence[runs_lib.Run]) -> str:
@@ -67,8 +71,9 @@ def headline(runs: Sequence[runs_lib.Run]) -> str:
                "backend / trust"]
     legend = ('<p class="small muted">★ leaderboard metric. Trust: official algorithm and '
               "weights; parity with the official implementation verified; checkpoint "
-              "digest pinned. Intervals are the scorecard's (normal approximation of the "
-              "mean over samples).</p>")
+              "digest pinned. Intervals are the scorecard's 95% intervals of the mean over "
+              "samples: the normal approximation, or a seeded percentile bootstrap where the "
+              "per-sample values are skewed; each row says which.</p>")
     return h.panel("headline", "Headline metrics", h.table(headers, rows) + legend)
 
 

@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from tools.report import dom as dom_lib
+from tools.report import group_panels
 from tools.report import html_util
 from tools.report import report_lib
 from tools.report import runs as runs_lib
@@ -62,19 +63,22 @@ def _check(runs, name: str, tmp_path: pathlib.Path, panels) -> None:
     dom = dom_lib.parse(rendered)
     assert dom.sections == list(panels)
     dom_lib.assert_headline_matches(dom, runs)
+    dom_lib.assert_groups_match(dom, runs, group_panels.groups_of(runs))
     assert shot.stat().st_size > 10_000
 
 
 def test_two_model_comparison_in_the_browser(tmp_path):
     runs = runs_lib.load_runs(testdata.write_pair(tmp_path / "runs"))
-    _check(runs, "comparison_report", tmp_path, report_lib.PANELS)
+    _check(runs, "comparison_report", tmp_path, report_lib.panels_for(runs))
 
 
 @pytest.mark.parametrize("benchmark", BENCHMARKS)
 def test_bundled_sample_report_in_the_browser(tmp_path, benchmark):
-    panels = [p for p in report_lib.PANELS if p != "comparison"]
     runs = runs_lib.load_runs([_bundled(benchmark)])
     assert runs[0].card.benchmark_id == benchmark
+    panels = report_lib.panels_for(runs)
+    assert "comparison" not in panels
+    assert ("groups" in panels) == (benchmark == "memobench")  # its fidelity by phase
     _check(runs, f"{benchmark}_bundled_sample_report", tmp_path, panels)
 
 

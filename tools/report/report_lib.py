@@ -1,8 +1,10 @@
 """One self-contained static HTML report from one or many scorecards of one benchmark.
 
 Styles and charts (matplotlib SVG) are inline and nothing is fetched when the file is
-viewed. Panels (section ids): runs, headline, charts, comparison (two or more runs: each
-run against the first), samples, unavailable, coverage, blockers, provenance.
+viewed. Panels (section ids): runs, headline, charts, groups (benchmarks whose metric
+table declares groups: MemoBench's fidelity by phase), comparison (two or more runs: each
+run against the baseline, the first unless `baseline` says), samples, unavailable,
+coverage, blockers, provenance.
 """
 
 import pathlib
@@ -10,32 +12,51 @@ from typing import List, Sequence
 
 from tools.report import bootstrap
 from tools.report import compare_lib
+from tools.report import group_panels
 from tools.report import html_util as h
 from tools.report import metric_panels
 from tools.report import run_panels
 from tools.report import runs as runs_lib
 
-PANELS = ("runs", "headline", "charts", "comparison", "samples", "unavailable", "coverage",
-          "blockers", "provenance")
+PANELS = ("runs", "headline", "charts", "groups", "comparison", "samples", "unavailable",
+          "coverage", "blockers", "provenance")
 DEFAULT_WORST = 5
 
 
-def comparisons(runs: Sequence[runs_lib.Run], seed: int,
-                resamples: int) -> List[compare_lib.Comparison]:
-    return [compare_lib.compare(runs[0], run, seed=seed, resamples=resamples)
-            for run in runs[1:]]
+def panels_for(runs: Sequence[runs_lib.Run]) -> List[str]:
+    """The section ids a report of `runs` has, in order."""
+    skip = set()
+    if not group_panels.groups_of(runs):
+        skip.add("groups")
+    if len(runs) < 2:
+        skip.add("comparison")
+    return [p for p in PANELS if p not in skip]
+
+
+def comparisons(runs: Sequence[runs_lib.Run], seed: int, resamples: int,
+                baseline: int = 0) -> List[compare_lib.Comparison]:
+    """Every run but the baseline (an index into `runs`) compared with the baseline."""
+    if not 0 <= baseline < len(runs):
+        raise runs_lib.RunError(f"baseline {baseline + 1} is not one of the {len(runs)} runs")
+    return [compare_lib.compare(runs[baseline], run, seed=seed, resamples=resamples)
+            for i, run in enumerate(runs) if i != baseline]
 
 
 def render(runs: Sequence[runs_lib.Run], seed: int = bootstrap.DEFAULT_SEED,
-           resamples: int = bootstrap.DEFAULT_RESAMPLES, worst: int = DEFAULT_WORST) -> str:
-    """The report's HTML for `runs` (as loaded by runs.load_runs)."""
+           resamples: int = bootstrap.DEFAULT_RESAMPLES, worst: int = DEFAULT_WORST,
+           baseline: int = 0) -> str:
+    """The report's HTML for `runs` (as loaded by runs.load_runs); with several runs, each
+    is compared with `runs[baseline]`."""
     benchmark = runs[0].card.benchmark_id
     title = f"worldeval report: {benchmark}, " + ", ".join(run.label for run in runs)
     parts = [f"<h1>{h.esc(benchmark)}: {len(runs)} run{'s' if len(runs) > 1 else ''}</h1>",
              run_panels.runs_panel(runs), metric_panels.headline(runs),
              metric_panels.chart_panel(runs)]
+    if group_panels.groups_of(runs):
+        parts.append(group_panels.groups_panel(runs))
     if len(runs) > 1:
-        parts.append(metric_panels.comparison_panel(comparisons(runs, seed, resamples)))
+        parts.append(metric_panels.comparison_panel(
+            comparisons(runs, seed, resamples, baseline)))
     parts += [run_panels.samples_panel(runs, worst), metric_panels.unavailable_panel(runs),
               run_panels.coverage_panel(runs), run_panels.blockers_panel(runs),
               run_panels.provenance_panel(runs)]

@@ -11,6 +11,7 @@ from metrics.testing import binary_runner
 from proto import scorecard_pb2
 from tools.report import compare_lib
 from tools.report import dom as dom_lib
+from tools.report import group_panels
 from tools.report import report_lib
 from tools.report import runs as runs_lib
 from tools.report import testdata
@@ -33,8 +34,9 @@ def pair_dom(pair_runs):
     return dom_lib.parse(text)
 
 
-def test_every_panel_is_present_in_order(pair_dom):
-    assert pair_dom.sections == list(report_lib.PANELS)
+def test_every_panel_is_present_in_order(pair_dom, pair_runs):
+    assert pair_dom.sections == report_lib.panels_for(pair_runs)
+    assert pair_dom.sections == [p for p in report_lib.PANELS if p != "groups"]
 
 
 def test_headline_numbers_equal_the_scorecards(pair_dom, pair_runs):
@@ -86,6 +88,7 @@ def test_bundled_sample_scorecard(tmp_path):
     dom = dom_lib.parse(report_lib.render(runs))
     assert dom.sections == [p for p in report_lib.PANELS if p != "comparison"]
     dom_lib.assert_headline_matches(dom, runs)
+    dom_lib.assert_groups_match(dom, runs, group_panels.groups_of(runs))
     text = "".join(dom.text)
     assert "huggingface-cli download openai/clip-vit-large-patch14" in text
     assert "No per-sample scores: no per_sample_scores.jsonl" in text
@@ -97,9 +100,46 @@ def test_binary_in_process_and_subprocess(pair_runs, tmp_path):
     out = tmp_path / "r" / "report.html"
     done = REPORT.run(tmp_path, f"--scorecards={a},{b}", f"--output={out}", "--worst=1")
     assert done.returncode == 0, done.stderr
-    assert dom_lib.parse(out.read_text()).sections == list(report_lib.PANELS)
+    assert dom_lib.parse(out.read_text()).sections == report_lib.panels_for(pair_runs)
     other = runs_lib.load_run(pathlib.Path(b)).card
     other.benchmark_id = "otherbench"
     odd = testdata.write_run(tmp_path / "odd", other, None)
     bad = REPORT.run_subprocess(tmp_path, f"--scorecards={a},{odd}", f"--output={out}")
     assert bad.returncode == 2 and "different benchmarks" in bad.stderr
+
+
+def test_memobench_fidelity_by_phase_is_one_grouped_figure(tmp_path):
+    """Two MemoBench runs: one figure for PSNR/SSIM/LPIPS across the three phases, its
+    table's numbers equal each run's GT_{O,H,R}_* (LPIPS: unavailable in both)."""
+    card = runs_lib.load_run(BUNDLED).card
+    card.model_name = "other"
+    for m in card.metrics:
+        if m.id == "GT_H_PSNR":
+            m.value = 19.5
+    runs = runs_lib.load_runs([BUNDLED, testdata.write_run(tmp_path / "b", card, None)])
+    (group,) = group_panels.groups_of(runs)
+    assert group.columns == ("Visible", "Disappeared", "Reappear")
+    assert [name for name, _ in group.rows] == ["PSNR", "SSIM", "LPIPS"]
+    assert group.rows[0][1] == ("GT_O_PSNR", "GT_H_PSNR", "GT_R_PSNR")
+    dom = dom_lib.parse(report_lib.render(runs, resamples=200))
+    assert "groups" in dom.sections and "group-fidelity_by_phase" in dom.ids
+    dom_lib.assert_groups_match(dom, runs, (group,))
+    dom_lib.assert_number(dom, (1, "GT_H_PSNR", "group_value"), 19.5)
+    assert dom.numbers[(0, "GT_R_LPIPS", "group_value")][0] == "—"
+
+
+def test_three_runs_are_compared_with_the_baseline(pair_runs, tmp_path):
+    a, b = (run.path for run in pair_runs)
+    runs = runs_lib.load_runs([a, b, a])
+    got = report_lib.comparisons(runs, seed=1, resamples=100, baseline=1)
+    assert [(c.a, c.b) for c in got] == [(runs[1].label, runs[0].label),
+                                         (runs[1].label, runs[2].label)]
+    score = {m.key: m for m in got[0].metrics}["score"]
+    assert score.difference == -1.25  # A minus B over s1..s4, B now the baseline
+    with pytest.raises(runs_lib.RunError, match="baseline 4"):
+        report_lib.comparisons(runs, seed=1, resamples=100, baseline=3)
+    out = tmp_path / "three.html"
+    done = REPORT.run(tmp_path, f"--scorecards={a},{b},{a}", f"--output={out}",
+                      "--baseline=2", "--resamples=100")
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().count('class="comparison"') == 2

@@ -5,7 +5,8 @@
         --output=report.html
 
 Each run's per-sample scores are read from per_sample_scores.jsonl beside its scorecard.
-With two or more runs the report compares each with the first (paired bootstrap).
+With two or more runs the report compares each with the baseline (paired bootstrap):
+the first scorecard, or the one --baseline names (its position in --scorecards, from 1).
 Exit codes: 0 written, 2 unreadable scorecards or scorecards of different benchmarks.
 """
 
@@ -27,6 +28,9 @@ SEED = flags.DEFINE_integer("seed", bootstrap.DEFAULT_SEED,
                             "Seed of the comparisons' bootstrap (recorded in the report).")
 RESAMPLES = flags.DEFINE_integer("resamples", bootstrap.DEFAULT_RESAMPLES,
                                  "Bootstrap resamples of the comparisons.", lower_bound=100)
+BASELINE = flags.DEFINE_integer(
+    "baseline", 1, "With several runs: the position (from 1) in --scorecards of the run the "
+    "others are compared with.", lower_bound=1)
 WORST = flags.DEFINE_integer("worst", report_lib.DEFAULT_WORST,
                              "How many worst samples to list per metric.", lower_bound=1)
 
@@ -38,7 +42,7 @@ def main(argv):
     try:
         out = report_lib.write_report(paths, cli_support.user_path(OUTPUT.value),
                                       seed=SEED.value, resamples=RESAMPLES.value,
-                                      worst=WORST.value)
+                                      worst=WORST.value, baseline=BASELINE.value - 1)
     except runs_lib.RunError as e:
         print(f"error: {e}", file=sys.stderr)
         return cli_support.EXIT_BAD_INPUT

@@ -3,12 +3,12 @@ errors), coverage, eligibility blockers and provenance."""
 
 from typing import List, Sequence
 
+from benchmarks.common import blockers as blockers_lib
 from proto import scorecard_pb2
 from tools.report import html_util as h
 from tools.report import runs as runs_lib
 
 _SCOPE = scorecard_pb2.VerificationScope.Name
-_REASON = scorecard_pb2.BlockingReason.Name
 
 
 def sample_anchor(run_index: int, sample_key: str) -> str:
@@ -101,9 +101,9 @@ def coverage_panel(runs: Sequence[runs_lib.Run]) -> str:
 
 
 def blockers_panel(runs: Sequence[runs_lib.Run]) -> str:
-    rows = [[h.cell(run.label), h.cell(_REASON(b.reason)), h.cell(b.metric_id),
-             h.cell(b.detail, cls="small")]
-            for run in runs for b in run.card.verification.blocking]
+    rows = [[h.cell(run.label), h.cell(g.reason), h.cell(blockers_lib.metrics_text(g)),
+             h.cell(g.detail, cls="small")]
+            for run in runs for g in blockers_lib.grouped(run.card.verification.blocking)]
     deviations = [[h.cell(run.label), h.cell("deviation"), h.cell(""), h.cell(d, cls="small")]
                   for run in runs for d in run.card.verification.deviations]
     body = (h.table(["run", "reason", "metric", "detail"], rows + deviations)

@@ -54,7 +54,8 @@ def run_step1(config, clips, rows, data_root: pathlib.Path, metric_ids,
             load=lambda clip: clip_eval.load(clip, rows, data_root, config.max_side),
             score=lambda clip, loaded: clip_eval.evaluate(
                 clip, loaded, config.sample_step, prepared, metric_ids),
-            digest=lambda clip: clip_eval.input_digests(clip, rows, data_root))
+            digest=lambda clip: clip_eval.input_digests(clip, rows, data_root),
+            decode_workers=config.common.decode_workers)
     samples = outcome.samples
     eval_path = eval_csv.write(output_dir / f"eval_{config.mode}.csv", samples)
     return Step1Outcome(

@@ -18,7 +18,7 @@ import json
 import os
 import pathlib
 import tempfile
-from typing import Dict, List, Mapping, Optional
+from typing import Callable, Dict, List, Mapping, Optional
 
 from absl import logging
 
@@ -92,7 +92,7 @@ def run_vqa(generated_dir: pathlib.Path, output_dir: pathlib.Path, model_name: s
             data_root: Optional[pathlib.Path] = None,
             failure_cases: Optional[pathlib.Path] = None,
             questions_dir: Optional[pathlib.Path] = None, resume: bool = False,
-            stored_only: bool = False,
+            stored_only: bool = False, select: Optional[Callable] = None,
             env: Mapping[str, str] = os.environ, sleep=None) -> VqaResult:
     """Runs MemoBench Step 3 over the synthetic generated clips in `generated_dir`.
 
@@ -106,6 +106,9 @@ def run_vqa(generated_dir: pathlib.Path, output_dir: pathlib.Path, model_name: s
         resume: Reuse clips already scored with the same settings.
         stored_only: Call no judge (`--stored_only`, `worldeval merge`): clips not stored
             become error rows saying so.
+        select: `select(cases, key) -> cases`, the failure cases this run judges (a
+            shard's: shards.select with --num_shards); default all. `key(case)` is the
+            clip's (split, sample id).
         env: Where API keys are read (never recorded).
         sleep: Replaces time.sleep in the judge's backoff and polling (tests).
     """
@@ -119,6 +122,8 @@ def run_vqa(generated_dir: pathlib.Path, output_dir: pathlib.Path, model_name: s
             failure_cases = failure_cases or default_cases
             questions_dir = questions_dir or default_questions
         cases = cases_lib.read_failure_cases(failure_cases)
+        if select is not None:
+            cases = select(cases, lambda case: _ref(case).key)
         results_dir = results_csv.model_dir(output_dir, model_name)
     except (InputError, ValueError) as e:
         return _unavailable(f"VQA inputs unusable: {e}", settings_backend)

@@ -10,6 +10,8 @@ import types
 import numpy as np
 import pytest
 
+from benchmarks.common import shards
+from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench.vqa import judges
 from benchmarks.memobench.vqa import step
 from metrics.judges import loopback_server as ls
@@ -169,6 +171,26 @@ def test_resume_reasks_exactly_the_clips_whose_inputs_changed(world):
     with ls.LoopbackJudgeServer(default_text="not json") as server:
         _run(world, server, resume=True)
         assert len(server.requests_to(":generateContent")) == 3
+
+
+def test_shards_judge_disjoint_clips_that_together_are_all(world):
+    """--num_shards: each shard asks the judge about its own clips only (a merge of
+    shards that each judged every clip would refuse the duplicated samples)."""
+    judged, expected = [], []
+    for i in range(2):
+        common = CommonConfig(num_shards=2, shard_index=i)
+        with ls.LoopbackJudgeServer(default_text="not json") as server:
+            result = step.run_vqa(
+                world.gen, world.out / str(i), "MyModel", _settings(server),
+                data_root=world.data, env={"GEMINI_API_KEY": KEY}, sleep=lambda s: None,
+                select=lambda cases, key, c=common: shards.select(cases, key, c))
+            asked = len(server.requests_to(":generateContent"))
+        ids = [s.sample_id for s in result.samples]
+        assert asked == len(ids)   # one request per clip of this shard
+        judged += ids
+        expected += result.expected_ids
+    assert sorted(judged) == ["Barnyard_001", "CityPark_006", "ZenGarden_002"]
+    assert sorted(expected) == ["Barnyard_001", "CityPark_006", "Havana_003", "ZenGarden_002"]
 
 
 def test_dimension_without_answers_is_unavailable_for_the_clip(world):
