@@ -119,6 +119,12 @@ def _call_method(recipe: ModelRecipe, name: str, *args, **kwargs):
     return getattr(recipe.get(), name)(*args, **kwargs)
 
 
+def method(recipe: ModelRecipe, name: str = "__call__"):
+    """A callable that builds `recipe`'s model if needed and calls its method `name` (by
+    default the model itself, for a model that is a function)."""
+    return functools.partial(_call_method, recipe, name)
+
+
 class Deferred:
     """`recipe`'s model seen through its methods (see the module docstring)."""
 
@@ -128,4 +134,4 @@ class Deferred:
     def __getattr__(self, name: str):
         if name.startswith("__") or name == "recipe":  # pickle's probes, an unset recipe
             raise AttributeError(name)
-        return functools.partial(_call_method, self.recipe, name)
+        return method(self.recipe, name)
