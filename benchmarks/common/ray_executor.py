@@ -1,8 +1,11 @@
 """--executor=ray: the shared sample loop on Ray actors, with the local loop's store and rows.
 
 One actor per GPU (or per CPU slot, or --num_workers of them) receives the step's `load`
-and `score` functions once, with the families they close over (models included), and
-keeps them for the whole step: each actor holds its families once. The driver hands out
+and `score` functions once, with the families they close over, and keeps them for the
+whole step. A family holds its model as a recipe (benchmarks/common/model_recipe.py):
+what is shipped is the checkpoint paths the driver resolved, never the weights (the
+driver loads none in a Ray run), and each actor loads each model once, on its own
+device (Ray sets CUDA_VISIBLE_DEVICES per actor). The driver hands out
 samples with back-pressure, at most `IN_FLIGHT` per actor, so decoded frames stay on
 the actors and never pile up; each result is streamed back and appended to the
 SampleStore as it arrives (the loop puts the file in sample order at the end), so

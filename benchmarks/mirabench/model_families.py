@@ -2,8 +2,10 @@
 
 Each `prepare_*(config) -> (compute, checkpoint refs)` resolves the network's official
 files with benchmarks/common/checkpoint_refs (CheckpointUnavailable with the fetch command
-when one is absent), loads the model once and returns compute(ctx) -> FamilyResult on
-one video's decoded frames; the arithmetic is benchmarks/mirabench/model_metrics'.
+when one is absent) and returns compute(ctx) -> FamilyResult on one video's decoded
+frames; the arithmetic is benchmarks/mirabench/model_metrics'. The model is a
+benchmarks/common/model_recipe: loaded once per process where compute runs (in a local
+run at prepare time; on Ray by each actor, on its device), never pickled with compute.
 `config.architectures` (tests only) swaps in tiny architectures for tiny checkpoint
 files. families.py lists which family fills which code keys.
 """
@@ -12,6 +14,7 @@ import functools
 
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family as family_lib
+from benchmarks.common import model_recipe
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.mirabench import checkpoints as ckpts
@@ -34,14 +37,14 @@ def _resolve_all(config, specs, metric_id):
     return [f.path for f, _ in found], tuple(ref for _, ref in found)
 
 
-def _device(config):
-    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
-    return device_lib.resolve_device(config.common.device)
+def _recipe(config, build, name) -> model_recipe.ModelRecipe:
+    """`build(device)` as a recipe on --device, built now in a local run."""
+    return model_recipe.prepared(build, config.common.device, name)
 
 
-def _per_video(metric_id, metric_compute, model):
+def _per_video(metric_id, metric_compute, model: model_recipe.ModelRecipe):
     def compute(ctx) -> family_lib.FamilyResult:
-        return family_lib.FamilyResult({metric_id: metric_compute(ctx.rgb(), model)})
+        return family_lib.FamilyResult({metric_id: metric_compute(ctx.rgb(), model.get())})
     return compute
 
 
@@ -53,7 +56,8 @@ def prepare_dino(config):
     metric_id = "temporal_dino_consistency"
     (path,), refs = _resolve_all(config, ckpts.TEMPORAL_DINO_CONSISTENCY, metric_id)
     arch = (getattr(config, "architectures", None) or {}).get("dino", vit.VIT_B16)
-    return _per_video(metric_id, metric.compute, vit.load_dino(path, _device(config), arch)), refs
+    model = _recipe(config, lambda device: vit.load_dino(path, device, arch), metric_id)
+    return _per_video(metric_id, metric.compute, model), refs
 
 
 def prepare_clip(config):
@@ -62,7 +66,8 @@ def prepare_clip(config):
     from metrics.clip import vision
     metric_id = "temporal_clip_consistency"
     (folder,), refs = _resolve_all(config, ckpts.TEMPORAL_CLIP_CONSISTENCY, metric_id)
-    tower = vision.load_clip_vision(folder, _device(config), activation=metric.ACTIVATION)
+    tower = _recipe(config, lambda device: vision.load_clip_vision(
+        folder, device, activation=metric.ACTIVATION), metric_id)
     return _per_video(metric_id, metric.compute, tower), refs
 
 
@@ -72,8 +77,8 @@ def prepare_aesthetic(config):
     from metrics.clip import aesthetic
     metric_id = "aesthetic_quality"
     (folder, head), refs = _resolve_all(config, ckpts.AESTHETIC_QUALITY, metric_id)
-    model = aesthetic.load_aesthetic_linear(folder, head, _device(config),
-                                            activation=metric.ACTIVATION)
+    model = _recipe(config, lambda device: aesthetic.load_aesthetic_linear(
+        folder, head, device, activation=metric.ACTIVATION), metric_id)
     return _per_video(metric_id, metric.compute, model), refs
 
 
@@ -83,8 +88,9 @@ def prepare_raft(config):
     from metrics.flow import raft_things
     metric_id = "dynamic_degree"
     (path,), refs = _resolve_all(config, ckpts.DYNAMIC_DEGREE, metric_id)
-    return _per_video(metric_id, metric.compute,
-                      raft_things.load_raft_things(path, _device(config))), refs
+    model = _recipe(config, lambda device: raft_things.load_raft_things(path, device),
+                    metric_id)
+    return _per_video(metric_id, metric.compute, model), refs
 
 
 def prepare_amt(config):
@@ -95,13 +101,11 @@ def prepare_amt(config):
     from metrics.frame_interpolation import amt
     metric_id = "temporal_motion_smoothness"
     (path,), refs = _resolve_all(config, ckpts.MOTION_SMOOTHNESS, metric_id)
-    device = _device(config)
-    model = amt.load_amt_s(path, device)
-
+    model = _recipe(config, lambda device: amt.load_amt_s(path, device), metric_id)
     scale = getattr(config, "amt_scale", None)
 
     def compute(frames, loaded):
-        return metric.compute(frames, loaded, scale=scale, device=device)
+        return metric.compute(frames, loaded, scale=scale, device=model.device())
 
     return _per_video(metric_id, compute, model), refs
 
@@ -124,7 +128,7 @@ def prepare_musiq(config):
     metric_id = "imaging_quality"
     (path,), refs = _resolve_all(config, ckpts.IMAGING_QUALITY, metric_id)
     arch = (getattr(config, "architectures", None) or {}).get("musiq", musiq.SPAQ)
-    model = musiq.load_musiq(path, _device(config), arch)
+    model = _recipe(config, lambda device: musiq.load_musiq(path, device, arch), metric_id)
     return _per_video(metric_id, metric.compute, model), refs
 
 
@@ -141,9 +145,9 @@ def prepare_viclip(config):
     from metrics.viclip import tokenizer as viclip_tokenizer
     (weights, bpe), refs = _resolve_all(config, ckpts.TEXT_VIDEO_ALIGNMENT, metric.METRIC_IDS[0])
     arch = (getattr(config, "architectures", None) or {}).get("viclip", viclip_model.VICLIP_L14)
-    device = _device(config)
-    scorer = metric.ViClipScorer(loader.load_viclip(weights, device, arch),
-                                 viclip_tokenizer.load_tokenizer(str(bpe)), device)
+    scorer = _recipe(config, lambda device: metric.ViClipScorer(
+        loader.load_viclip(weights, device, arch), viclip_tokenizer.load_tokenizer(str(bpe)),
+        device), metric.METRIC_IDS[0])
 
     def compute(ctx) -> family_lib.FamilyResult:
         captions, unavailable = {}, {}
@@ -154,7 +158,8 @@ def prepare_viclip(config):
             elif why:
                 unavailable[metric_id] = why
             # else no caption at all: sample.score records caption_problem as the reason
-        return family_lib.FamilyResult(metric.compute(ctx.rgb(), captions, scorer), unavailable)
+        return family_lib.FamilyResult(metric.compute(ctx.rgb(), captions, scorer.get()),
+                                       unavailable)
 
     return compute, refs
 
@@ -190,7 +195,8 @@ def prepare_cotracker(config):
     (path,), refs = _resolve_all(config, ckpts.TRACKING_STRENGTH, metric_id)
     arch = (getattr(config, "architectures", None) or {}).get(
         "cotracker2", cotracker2_config.ONLINE_DEFAULT)
-    model = cotracker2_loader.load_cotracker2_online(path, _device(config), arch)
+    model = _recipe(config, lambda device: cotracker2_loader.load_cotracker2_online(
+        path, device, arch), metric_id)
     history = getattr(config, "tracking_history", OFFICIAL_HISTORY)
     if history == OFFICIAL_HISTORY:
         return _per_video(metric_id, metric.compute, model), refs

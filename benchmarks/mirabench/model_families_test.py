@@ -7,6 +7,7 @@ MUSIQ is tiny (metrics.iqa.musiq_random.TINY)."""
 
 import types
 
+import cloudpickle
 import numpy as np
 import pytest
 
@@ -105,6 +106,19 @@ def test_the_families_compute_what_the_libraries_compute(prepared, checkpoint_di
     swapped = next(f for f in prepared.families if f.name == "laion_aesthetic").compute(
         _ctx(np.ascontiguousarray(rgb[..., ::-1])))
     assert abs(swapped.columns["aesthetic_quality"] - want["aesthetic_quality"]) > 1e-6
+
+
+def test_the_families_ship_without_their_models_and_the_copies_compute_the_same(prepared):
+    """What --executor=ray puts in the object store for an actor (cloudpickle, as ray.put):
+    the families without their loaded models (RAFT and AMT-S alone are full size, 21 MB
+    and 12 MB); the unpickled copies load their own and give the same values."""
+    shipped = cloudpickle.dumps(prepared.families)
+    assert len(shipped) < 200_000, len(shipped)
+    copies = {f.name: f for f in cloudpickle.loads(shipped)}
+    rgb = _frames(4, (36, 60, 3), seed=0)
+    for name in ("dino_temporal", "clip_temporal", "laion_aesthetic"):
+        family = next(f for f in prepared.families if f.name == name)
+        assert copies[name].compute(_ctx(rgb)) == family.compute(_ctx(rgb)), name
 
 
 def test_dynamic_degree_family_is_raft_things_on_the_rgb_frames(prepared, checkpoint_dir):

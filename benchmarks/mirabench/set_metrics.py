@@ -18,6 +18,7 @@ import numpy as np
 
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family as family_lib
+from benchmarks.common import model_recipe
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.mirabench import checkpoints as ckpts
@@ -90,9 +91,11 @@ def _i3d_backend() -> scorecard_pb2.Backend:
                                   "numpy on fixed logits"))
 
 
-def _device(config) -> str:
-    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
-    return str(device_lib.resolve_device(config.common.device))
+def _recipe(config, build, name) -> model_recipe.ModelRecipe:
+    """`build(device name)` as a recipe on --device (benchmarks/common/model_recipe.py),
+    built now in a local run: the collector family ships it to Ray actors unbuilt."""
+    return model_recipe.prepared(lambda device: build(str(device)), config.common.device,
+                                 name)
 
 
 def _prepare_i3d(config, net: _Network) -> None:
@@ -102,12 +105,13 @@ def _prepare_i3d(config, net: _Network) -> None:
     try:
         found, net.ref = checkpoint_refs.resolve(ckpts.I3D_400, config.common, "fvd")
         divisor = (getattr(config, "architectures", None) or {}).get("i3d_width_divisor", 1)
-        model = inception_i3d.load_i3d(found.path, _device(config), width_divisor=divisor)
+        model = _recipe(config, lambda device: inception_i3d.load_i3d(
+            found.path, device, width_divisor=divisor), "i3d")
     except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
         net.reason = f"I3D unavailable: {e}"
         return
     net.backend.digest_pinned = bool(ckpts.I3D_400.sha256)  # no published digest yet
-    net.embed = lambda frames: fvd_logits.compute(frames, model)[None]
+    net.embed = lambda frames: fvd_logits.compute(frames, model.get())[None]
 
 
 def _prepare_inception(config, net: _Network) -> None:
@@ -117,12 +121,14 @@ def _prepare_inception(config, net: _Network) -> None:
         settings = _Settings({inception_fid.CHECKPOINT.name: str(packaged)} if packaged
                              else {}, config.common.checkpoint_dir, config.common.offline)
         found, net.ref = checkpoint_refs.resolve(inception_fid.CHECKPOINT, settings, "fid")
-        extractor = inception_fid.InceptionFeatures(found.path, _device(config))
+        extractor = _recipe(config, lambda device: inception_fid.InceptionFeatures(
+            found.path, device), "inception")
     except (resolver.CheckpointUnavailable, ImportError, OSError, RuntimeError) as e:
         net.reason = f"Inception-v3 unavailable ({e}); {_fetch()}"
         return
     net.backend.digest_pinned = bool(inception_fid.CHECKPOINT.sha256)
-    net.embed = lambda frames: extractor.of_video(frames, config.fid_input)
+    fid_input = config.fid_input
+    net.embed = lambda frames: extractor.get().of_video(frames, fid_input)
 
 
 def _fvd_values(real, fake, config) -> Dict[str, object]:

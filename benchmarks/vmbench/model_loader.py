@@ -1,7 +1,10 @@
-"""Resolves VMBench's official checkpoints and loads each model once per run.
+"""Resolves VMBench's official checkpoints and loads each model once per process.
 
-Models shared by several metrics (GroundingDINO and CoTracker3 by PAS and TCS) are
-loaded the first time one asks for them. `architectures` (tests only) replaces a model's
+Each model is a benchmarks/common/model_recipe seen through its methods (a Deferred):
+its files are resolved on the driver when a metric first asks for it, and it is loaded
+once per process where compute runs (at prepare time in a local run; on Ray by each
+actor, on its device). Models shared by several metrics (GroundingDINO and CoTracker3 by
+PAS and TCS) are one recipe. `architectures` (tests only) replaces a model's
 full-size configuration by a tiny one; the files are then tiny random ones in the
 official formats, loaded by the same code.
 """
@@ -10,6 +13,7 @@ import dataclasses
 from typing import Dict, Mapping, Optional
 
 from benchmarks.common import checkpoint_refs
+from benchmarks.common import model_recipe
 from benchmarks.vmbench import checkpoints as specs
 from proto import scorecard_pb2
 
@@ -34,9 +38,12 @@ class Loader:
         self.refs[spec.name] = ref
         return str(found.path)
 
-    def get(self, key, build):
+    def get(self, key, make) -> model_recipe.Deferred:
+        """Model `key`: the first time, `make()` resolves its files and returns
+        build(device), which becomes its recipe (built now in a local run)."""
         if key not in self.models:
-            self.models[key] = build()
+            self.models[key] = model_recipe.Deferred(
+                model_recipe.prepared(make(), self.device, key))
         return self.models[key]
 
     def arch_kwargs(self, key, argument="config"):
@@ -44,40 +51,48 @@ class Loader:
 
     def grounding_dino(self, metric_id):
         from metrics.detection import grounding_dino  # pylint: disable=import-outside-toplevel
-        return self.get("dino", lambda: grounding_dino.load_grounding_dino(
-            self.path(specs.GROUNDING_DINO_SWINB, metric_id),
-            self.path(specs.BERT_BASE_UNCASED, metric_id), device=self.device,
-            **self.arch_kwargs("grounding_dino")))
+        def make():
+            paths = (self.path(specs.GROUNDING_DINO_SWINB, metric_id),
+                     self.path(specs.BERT_BASE_UNCASED, metric_id))
+            kwargs = self.arch_kwargs("grounding_dino")
+            return lambda device: grounding_dino.load_grounding_dino(
+                *paths, device=str(device), **kwargs)
+        return self.get("dino", make)
 
     def cotracker(self, metric_id):
         from metrics.tracking.cotracker3 import loader  # pylint: disable=import-outside-toplevel
-        return self.get("cotracker", lambda: loader.load_cotracker3_offline(
-            self.path(specs.COTRACKER3_OFFLINE, metric_id), device=self.device,
-            **self.arch_kwargs("cotracker3")))
+        return self.get("cotracker", lambda: self._build(
+            loader.load_cotracker3_offline, specs.COTRACKER3_OFFLINE, metric_id,
+            self.arch_kwargs("cotracker3")))
 
     def sam(self, metric_id):
         from metrics.segmentation import sam_v1  # pylint: disable=import-outside-toplevel
-        return self.get("sam", lambda: sam_v1.load_sam(
-            self.path(specs.SAM_VIT_H, metric_id), model_type="vit_h", device=self.device,
-            **self.arch_kwargs("sam_v1", "tiny_config")))
+        return self.get("sam", lambda: self._build(
+            sam_v1.load_sam, specs.SAM_VIT_H, metric_id,
+            dict(model_type="vit_h", **self.arch_kwargs("sam_v1", "tiny_config"))))
 
     def sam2(self, metric_id):
         from metrics.segmentation import sam2_loader  # pylint: disable=import-outside-toplevel
-        return self.get("sam2", lambda: sam2_loader.load_sam2(
-            self.path(specs.SAM2_1_HIERA_L, metric_id), device=self.device,
-            **self.arch_kwargs("sam2")))
+        return self.get("sam2", lambda: self._build(
+            sam2_loader.load_sam2, specs.SAM2_1_HIERA_L, metric_id, self.arch_kwargs("sam2")))
 
     def videomae(self, metric_id):
         from metrics.videomae import classifier  # pylint: disable=import-outside-toplevel
-        return self.get("videomae", lambda: classifier.load_videomae_classifier(
-            self.path(specs.VIT_G_CAS, metric_id), device=self.device,
-            **self.arch_kwargs("videomae")))
+        return self.get("videomae", lambda: self._build(
+            classifier.load_videomae_classifier, specs.VIT_G_CAS, metric_id,
+            self.arch_kwargs("videomae")))
 
     def random_videomae(self, seed: int):
         """The CAS script as shipped: no file, the constructor's random weights."""
         from metrics.videomae import classifier  # pylint: disable=import-outside-toplevel
-        return self.get("videomae_random", lambda: classifier.random_classifier(
-            seed=seed, device=self.device, **self.arch_kwargs("videomae")))
+        kwargs = self.arch_kwargs("videomae")
+        return self.get("videomae_random", lambda: lambda device: classifier.random_classifier(
+            seed=seed, device=str(device), **kwargs))
+
+    def _build(self, load, spec, metric_id, kwargs):
+        """build(device) for `load(path, device=..., **kwargs)` on `spec`'s resolved file."""
+        path = self.path(spec, metric_id)
+        return lambda device: load(path, device=str(device), **kwargs)
 
     def refs_for(self, metric_id, metric_specs):
         """This metric's checkpoint refs (shared models were resolved once, maybe for

@@ -13,6 +13,12 @@ and CoTracker3 calls of TCS run under that autocast here too (the official numbe
 and on CPU nothing is autocast (as upstream on CPU). CAS runs under fp16 autocast on
 CUDA, as the official evaluation (metrics/videomae/classifier.py).
 
+The families hold their models as benchmarks/common/model_recipe Deferreds
+(model_loader.py): a Ray actor gets the recipes, not the weights, and loads each model
+once on its own device; the driver resolves the checkpoints and, for a Ray run, loads
+nothing. The device is --device resolved on the driver ("auto" is "cuda" there when it
+sees a GPU; "cuda" on an actor is that actor's GPU).
+
 `architectures` (tests only) replaces a model's full-size configuration by a tiny one;
 the checkpoint files are then tiny random ones in the official formats, loaded by the
 same code.
@@ -120,8 +126,8 @@ def _pas(loader, metric_id, quirks, options):
     predictor = loader.sam(metric_id)
     models = pas_official.PasModels(
         detect=dino.detect, track=_tracker(tracker, contextlib.nullcontext),
-        segment=lambda rgb, boxes, size, p=predictor: sam_v1.masks_from_boxes(
-            p, rgb, boxes, size),
+        segment=lambda rgb, boxes, size, p=predictor.recipe: sam_v1.masks_from_boxes(
+            p.get(), rgb, boxes, size),
         video_tensor=_video_tensor(loader.device))
     return pas_official.PasOfficial(backend(metric_id, quirks), (), models,
                                     box_mode=quirks.sam_boxes,
@@ -152,17 +158,30 @@ def _cas(loader, metric_id, quirks, options):
 
 def _ois(loader, metric_id, quirks, options):
     from benchmarks.vmbench import ois_official  # pylint: disable=import-outside-toplevel
-    models = loader.get("ois", lambda: ois_official.load_ois(
-        lambda spec: loader.path(spec, metric_id), loader.device, arch=loader.arch.get("ois")))
+    def make():
+        paths = {spec.name: loader.path(spec, metric_id) for spec in specs.OIS}
+        arch = loader.arch.get("ois")
+        return lambda device: ois_official.load_ois(lambda spec: paths[spec.name],
+                                                    str(device), arch=arch)
+    models = loader.get("ois", make)
     return ois_official.OisOfficial(ois_official.backend(), (), models), specs.OIS
 
 
 def _mss(loader, metric_id, quirks, options):
-    from benchmarks.vmbench import mss_official  # pylint: disable=import-outside-toplevel
-    fam = mss_official.load_mss(lambda spec: loader.path(spec, metric_id), loader.device,
-                                batch_frames=options.mss_batch_frames,
-                                dtype=options.mss_dtype)
-    dtype = str(fam.scorer.loaded.dtype).replace("torch.", "")
+    # pylint: disable=import-outside-toplevel
+    import torch
+    from benchmarks.vmbench import mss_official
+    from metrics.qalign import loader as qalign_loader
+    from metrics.qalign import scorer as scorer_lib
+
+    def make():  # mss_official.load_mss's scorer, as a recipe
+        path = loader.path(specs.Q_ALIGN_ONE_ALIGN, metric_id)
+        return lambda device: scorer_lib.load_video_scorer(path, str(device),
+                                                           dtype=options.mss_dtype)
+    fam = mss_official.MssOfficial(mss_official.backend(), (), loader.get("qalign", make),
+                                   options.mss_batch_frames)
+    dtype = str(qalign_loader.resolve_dtype(options.mss_dtype, torch.device(loader.device))
+                ).replace("torch.", "")
     fam.backend.note += f"; weights and activations in {dtype} (official: float16 on CUDA)"
     return fam, specs.MSS
 

@@ -13,6 +13,7 @@ official evaluator does, via instance_eval).
 from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family
+from benchmarks.common import model_recipe
 from benchmarks.worldscore import instance_eval
 from benchmarks.worldscore import metric_specs
 from benchmarks.worldscore import prompts
@@ -45,18 +46,18 @@ def _backend() -> scorecard_pb2.Backend:
 def build(config, metric_ids) -> family.Family:
     del metric_ids
     # pylint: disable=import-outside-toplevel  (torch)
-    from metrics import device as device_lib
     from metrics.clip import clip_score
     found, ref = checkpoint_refs.resolve(clip_score.CLIP_VIT_B16, config.common, METRIC_IDS[0])
-    model = clip_score.load_clip_score(found.path, device_lib.resolve_device(
-        config.common.device))
+    model = model_recipe.prepared(
+        lambda device: clip_score.load_clip_score(found.path, device), config.common.device,
+        "clip_vit_b16")
 
     def compute(ctx) -> family.FamilyResult:
         if instance_eval.skipped(ctx.movement, ctx.image_data.get("camera_path") or []):
             return family.FamilyResult({})  # intra layout: the sample row says why
         scenes = prompts.scene_inputs(ctx.image_data, "clip_score")
-        scores = [clip_score.clip_score(model, official_uint8(ctx.image(s["frame"])), s["text"])
-                  for s in scenes]
+        scores = [clip_score.clip_score(model.get(), official_uint8(ctx.image(s["frame"])),
+                                        s["text"]) for s in scenes]
         return family.FamilyResult({METRIC_IDS[0]: sum(scores) / len(scores)})
 
     return family.FunctionFamily("content_alignment", METRIC_IDS, compute, _backend(), (ref,))

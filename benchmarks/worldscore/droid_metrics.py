@@ -89,10 +89,8 @@ def build(config, metric_ids) -> family.Family:
     """DroidNet from droid.pth (CheckpointUnavailable with the fetch command when missing);
     config.architectures["droid_net"] (a DroidNetConfig) replaces the full size and
     config.architectures["droid_input_area"] the 512 x 512 input area, in tests only."""
-    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
     ids = tuple(m for m in METRIC_IDS if m in metric_ids)
-    net, ref = droid_slam.load_network(config, ids[0])
-    device = device_lib.resolve_device(config.common.device)
+    net, ref = droid_slam.network_recipe(config, ids[0])  # loaded where compute runs
     area = int((config.architectures or {}).get("droid_input_area", slam_input.DEFAULT_AREA))
 
     def compute(ctx) -> family.FamilyResult:
@@ -103,7 +101,7 @@ def build(config, metric_ids) -> family.Family:
         frames = _frames(ctx)
         camera_control.check_frame_count(camera_data, ctx.image_data.get("total_frames"),
                                          len(frames), str(path))
-        return family.FamilyResult(instance_outcomes(frames, camera_data, net, ids, device,
-                                                      area))
+        return family.FamilyResult(instance_outcomes(frames, camera_data, net.get(), ids,
+                                                      net.device(), area))
 
     return family.FunctionFamily("droid_slam", ids, compute, backend(area), (ref,))

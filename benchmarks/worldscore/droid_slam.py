@@ -119,18 +119,25 @@ class DroidInternals:
 INTERNALS = DroidInternals()
 
 
-def load_network(config, metric_id: str):
-    """(DroidNet in eval mode, checkpoint ref) from the resolved droid.pth; the run's
-    config.architectures["droid_net"] (a DroidNetConfig) is for tiny test files only.
+def network_recipe(config, metric_id: str):
+    """(DroidNet in eval mode as a benchmarks/common/model_recipe, checkpoint ref) from the
+    resolved droid.pth: loaded once per process where compute runs, now in a local run; the
+    run's config.architectures["droid_net"] (a DroidNetConfig) is for tiny test files only.
 
     Raises:
       resolver.CheckpointUnavailable: droid.pth not found, with the command that fetches it.
     """
     # pylint: disable=import-outside-toplevel  (torch only when the network is built)
     from benchmarks.common import checkpoint_refs
-    from metrics import device as device_lib
+    from benchmarks.common import model_recipe
     from metrics.slam import droid_net
     found, ref = checkpoint_refs.resolve(DROID_PTH, config.common, metric_id)
-    device = device_lib.resolve_device(config.common.device)
     arch = (config.architectures or {}).get("droid_net")
-    return droid_net.load_droid_net(found.path, device, arch), ref
+    return model_recipe.prepared(lambda device: droid_net.load_droid_net(found.path, device, arch),
+                                 config.common.device, "droid_net"), ref
+
+
+def load_network(config, metric_id: str):
+    """(DroidNet in eval mode, checkpoint ref): `network_recipe`'s model, built here."""
+    recipe, ref = network_recipe(config, metric_id)
+    return recipe.get(), ref

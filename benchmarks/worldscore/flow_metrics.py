@@ -23,6 +23,7 @@ import numpy as np
 from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family
+from benchmarks.common import model_recipe
 from benchmarks.worldscore import metric_specs
 from metrics.checkpoints import resolver
 from metrics.flow import consistency
@@ -57,8 +58,9 @@ _LOADED: dict = {}  # (weights, size, mtime, device, arch) -> the loaded SeaRaft
 
 
 def load_sea_raft_flow(config, metric_id):
-    """(flow callable, checkpoint ref) from the resolved snapshot."""
-    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
+    """(flow callable, checkpoint ref) from the resolved snapshot. The model is a
+    benchmarks/common/model_recipe, loaded once per process where the flow is called
+    (here in a local run; by each Ray actor otherwise)."""
     from metrics.flow.sea_raft import flow as flow_lib  # pylint: disable=import-outside-toplevel
     from metrics.flow.sea_raft import loader  # pylint: disable=import-outside-toplevel
     found, ref = checkpoint_refs.resolve(SEA_RAFT_SPRING_M, config.common, metric_id)
@@ -67,14 +69,15 @@ def load_sea_raft_flow(config, metric_id):
         raise resolver.CheckpointUnavailable(
             f"{found.path}: expected one of {', '.join(_WEIGHT_FILES)} beside config.json; "
             f"fetch it with: {SEA_RAFT_SPRING_M.fetch_command(config.common.checkpoint_dir)}")
-    device = device_lib.resolve_device(config.common.device)
+    device = config.common.device
     arch = (config.architectures or {}).get("sea_raft")
     stat = weights.stat()
     key = (str(weights), stat.st_size, stat.st_mtime_ns, str(device), repr(arch))
     if key not in _LOADED:  # the flow family and motion_accuracy share one model
         _LOADED.clear()     # (one entry: a run loads one SEA-RAFT)
-        _LOADED[key] = flow_lib.SeaRaftFlow(loader.load_sea_raft(weights, device, arch),
-                                            channels="rgb")
+        _LOADED[key] = model_recipe.method(model_recipe.prepared(
+            lambda d: flow_lib.SeaRaftFlow(loader.load_sea_raft(weights, d, arch),
+                                           channels="rgb"), device, "sea_raft"))
     return _LOADED[key], ref
 
 

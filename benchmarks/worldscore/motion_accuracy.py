@@ -37,6 +37,7 @@ from PIL import Image
 from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family
+from benchmarks.common import model_recipe
 from benchmarks.common.errors import InputError
 from benchmarks.worldscore import dataset
 from benchmarks.worldscore import flow_metrics
@@ -146,7 +147,6 @@ def build(config, metric_ids) -> family.Family:
     """SAM 2.1 B+ from its checkpoint (CheckpointUnavailable when missing) and the flow
     backend: config.flow when given (tests), else SEA-RAFT from its checkpoint."""
     # pylint: disable=import-outside-toplevel  (torch only when the family is built)
-    from metrics import device as device_lib
     from metrics.segmentation import sam2_loader
     ids = tuple(metric_ids)
     found, sam_ref = checkpoint_refs.resolve(SAM2_1_HIERA_B_PLUS, config.common, ids[0])
@@ -155,8 +155,10 @@ def build(config, metric_ids) -> family.Family:
         flow, flow_ref = flow_metrics.load_sea_raft_flow(config, ids[0])
         flow_backend, refs = flow_metrics.sea_raft_backend(), (sam_ref, flow_ref)
     arch = (config.architectures or {}).get("sam2", sam2_loader.HIERA_B_PLUS_NO_POSTPROCESSING)
-    device = device_lib.resolve_device(config.common.device)
-    track = sam2_track(sam2_loader.load_sam2(found.path, device, arch, bf16_autocast=True))
+    track = model_recipe.method(model_recipe.prepared(  # loaded where compute runs
+        lambda device: sam2_track(sam2_loader.load_sam2(found.path, device, arch,
+                                                        bf16_autocast=True)),
+        config.common.device, "sam2"))
 
     def compute(ctx) -> family.FamilyResult:
         if ctx.movement != "dynamic":

@@ -21,6 +21,7 @@ import numpy as np
 from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family
+from benchmarks.common import model_recipe
 from benchmarks.worldscore import metric_specs
 from metrics.checkpoints import resolver
 
@@ -107,30 +108,31 @@ def build(config, metric_ids) -> family.Family:
     config.architectures["vfimamba"] (a VfimambaConfig) replaces the full size in tests."""
     del metric_ids
     # pylint: disable=import-outside-toplevel  (torch)
-    from metrics import device as device_lib
     from metrics.interpolation import vfimamba
     from metrics.lpips import lpips
     mse = getattr(config, "motion_smoothness_mse", MSE_OFFICIAL) or MSE_OFFICIAL
     if mse not in MSE_CHOICES:
         raise ValueError(f"motion_smoothness_mse must be one of {MSE_CHOICES}, got {mse!r}")
-    device = device_lib.resolve_device(config.common.device)
     refs = []
     found, ref = checkpoint_refs.resolve(VFIMAMBA, config.common, METRIC_IDS[0])
     refs.append(ref)
     arch = (config.architectures or {}).get("vfimamba", vfimamba.FULL)
-    model = vfimamba.load(found.path, arch, device)
+    model = model_recipe.prepared(lambda device: vfimamba.load(found.path, arch, device),
+                                  config.common.device, "vfimamba")
     alex, alex_ref = checkpoint_refs.resolve(lpips.ALEXNET_SPEC, config.common, METRIC_IDS[0])
     lin, lin_ref = checkpoint_refs.resolve(lpips.LPIPS_ALEX_SPEC, config.common, METRIC_IDS[0])
     refs += [alex_ref, lin_ref]
-    lpips_model = lpips.load_lpips_alex(alex.path, lin.path, device)
-    interpolate = vfimamba_interpolator(model, device)
+    lpips_model = model_recipe.prepared(
+        lambda device: lpips.load_lpips_alex(alex.path, lin.path, device),
+        config.common.device, "lpips")
 
     def compute(ctx) -> family.FamilyResult:
         frames = [ctx.frames[ctx.frame_ids.index(i)] for i in range(len(ctx.frame_files))]
         if ctx.movement != "dynamic":
             return family.FamilyResult({})
+        interpolate = vfimamba_interpolator(model.get(), model.device())
         return family.FamilyResult({METRIC_IDS[0]: list(score(frames, interpolate,
-                                                              lpips_model, mse))})
+                                                              lpips_model.get(), mse))})
 
     return family.FunctionFamily("motion_smoothness", METRIC_IDS, compute, backend(mse),
                                  tuple(refs))

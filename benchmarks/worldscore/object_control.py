@@ -26,6 +26,7 @@ from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family
 from benchmarks.common import model_pins
+from benchmarks.common import model_recipe
 from benchmarks.common.errors import InputError
 from benchmarks.worldscore import layout
 from benchmarks.worldscore import metric_specs
@@ -127,19 +128,21 @@ def _backend() -> scorecard_pb2.Backend:
 def build(config, metric_ids) -> family.Family:
     del metric_ids
     # pylint: disable=import-outside-toplevel  (torch)
-    from metrics import device as device_lib
     from metrics.detection import grounding_dino
     from metrics.detection import grounding_dino_config
     found, ref = checkpoint_refs.resolve(GROUNDING_DINO_SWINT_OGC, config.common, METRIC_IDS[0])
     bert, bert_ref = checkpoint_refs.resolve(BERT_BASE_UNCASED, config.common, METRIC_IDS[0])
-    nouns = spacy_nouns()
+    # spaCy and GroundingDINO as recipes: loaded where compute runs (here in a local run).
+    nouns = model_recipe.prepared(lambda _: spacy_nouns(), None, "spacy")
     arch = (config.architectures or {}).get("grounding_dino", grounding_dino_config.SWINT_OGC)
-    detector = grounding_dino.load_grounding_dino(
-        found.path, bert.path, device=device_lib.resolve_device(config.common.device),
-        config=arch)
+    detector = model_recipe.Deferred(model_recipe.prepared(
+        lambda device: grounding_dino.load_grounding_dino(found.path, bert.path, device=device,
+                                                          config=arch),
+        config.common.device, "grounding_dino"))
 
     def compute(ctx) -> family.FamilyResult:
-        return family.FamilyResult({METRIC_IDS[0]: instance_score(ctx, detector, nouns)})
+        return family.FamilyResult({METRIC_IDS[0]: instance_score(ctx, detector,
+                                                                  model_recipe.method(nouns))})
 
     return family.FunctionFamily("object_control", METRIC_IDS, compute, _backend(),
                                  (ref, bert_ref))

@@ -15,6 +15,7 @@ that is not 3-channel fails the metric (the official evaluator's fallback would 
 from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family
+from benchmarks.common import model_recipe
 from benchmarks.common.errors import InputError
 from benchmarks.worldscore import metric_specs
 from benchmarks.worldscore import prompts
@@ -70,15 +71,16 @@ def build(config, metric_ids) -> family.Family:
     del metric_ids
     import torch  # pylint: disable=import-outside-toplevel
     from PIL import Image  # pylint: disable=import-outside-toplevel
-    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
     from metrics.style import gram  # pylint: disable=import-outside-toplevel
     size = image_size(config.gram_resize, torch.cuda.is_available())
     found, ref = checkpoint_refs.resolve(VGG19, config.common, METRIC_IDS[0])
-    device = device_lib.resolve_device(config.common.device)
     widths = (config.architectures or {}).get("vgg19_widths", (64, 128, 256, 512))
-    features = gram.load_features(found.path, device, widths)
+    features = model_recipe.prepared(lambda device: gram.load_features(found.path, device,
+                                                                       widths),
+                                     config.common.device, "vgg19")
 
     def compute(ctx) -> family.FamilyResult:
+        device = features.device()
         with Image.open(ctx.input_image) as ref_image:
             reference = load_tensor(ref_image, size).to(device)
         if reference.shape[1] != 3:
@@ -87,7 +89,7 @@ def build(config, metric_ids) -> family.Family:
         anchors = prompts.anchor_frames("gram_matrix", ctx.image_data["anchor_frame_idx"])
         if not anchors:
             raise family.FamilyUnavailable("anchor_frame_idx has no frame after the first")
-        scores = [gram.style_distance(features, reference,
+        scores = [gram.style_distance(features.get(), reference,
                                       load_tensor(ctx.image(i), size).to(device))
                   for i in anchors]
         return family.FamilyResult({METRIC_IDS[0]: sum(scores) / len(scores)})

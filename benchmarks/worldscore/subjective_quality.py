@@ -20,6 +20,7 @@ instance score the mean over the frames.
 from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family
+from benchmarks.common import model_recipe
 from benchmarks.worldscore import metric_specs
 from benchmarks.worldscore import prompts
 from proto import scorecard_pb2
@@ -89,10 +90,10 @@ class SubjectiveQuality(family.Family):
         columns = {}
         if IQA in self._models:
             images = [squashed_bgr(ctx, i) for i in anchors]
-            scores = [clipiqa.frame_scores([im], self._models[IQA])[0] for im in images]
+            scores = [clipiqa.frame_scores([im], self._models[IQA].get())[0] for im in images]
             columns[IQA] = sum(scores) / len(scores)
         if AES in self._models:
-            model, device = self._models[AES]
+            model, device = self._models[AES].get(), self._models[AES].device()
             scores = [aesthetic.tensor_scores(squashed_tensor(ctx, i), model, device)[0]
                       for i in anchors]
             columns[AES] = sum(scores) / len(scores)
@@ -101,20 +102,21 @@ class SubjectiveQuality(family.Family):
 
 def build(config, metric_ids) -> family.Family:
     # pylint: disable=import-outside-toplevel  (torch)
-    from metrics import device as device_lib
     from metrics.clip import aesthetic
     from metrics.clip import clipiqa
-    device = device_lib.resolve_device(config.common.device)
+    device = config.common.device  # each model a recipe: loaded where compute runs
     models, refs = {}, {}
     if IQA in metric_ids:
         rn50, rn50_ref = checkpoint_refs.resolve(clipiqa.CLIP_RN50, config.common, IQA)
         ctx, ctx_ref = checkpoint_refs.resolve(clipiqa.CLIPIQA_PLUS_PROMPTS, config.common, IQA)
-        models[IQA] = clipiqa.load_clipiqa(rn50.path, ctx.path, device)
+        models[IQA] = model_recipe.prepared(
+            lambda d: clipiqa.load_clipiqa(rn50.path, ctx.path, d), device, "clipiqa+")
         refs[IQA] = (rn50_ref, ctx_ref)
     if AES in metric_ids:
         tower, tower_ref = checkpoint_refs.resolve(aesthetic.CLIP_VIT_L14, config.common, AES)
         head, head_ref = checkpoint_refs.resolve(aesthetic.AESTHETIC_HEAD, config.common, AES)
-        models[AES] = (aesthetic.load_aesthetic(tower.path, head.path, device,
-                                                "quick_gelu"), device)
+        models[AES] = model_recipe.prepared(
+            lambda d: aesthetic.load_aesthetic(tower.path, head.path, d, "quick_gelu"), device,
+            "aesthetic")
         refs[AES] = (tower_ref, head_ref)
     return SubjectiveQuality(models, _backends(), refs, metric_ids)

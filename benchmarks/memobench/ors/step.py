@@ -27,6 +27,7 @@ from absl import logging
 
 from benchmarks.common import calibration
 from benchmarks.common import input_digest as input_digest_lib
+from benchmarks.common import model_recipe
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
@@ -102,9 +103,10 @@ def _leaderboard_metric(samples, seconds: float, checkpoints) -> scorecard_pb2.M
     return result
 
 
-def _scored_sample(item: clips_lib.OrsClip, detector
+def _scored_sample(item: clips_lib.OrsClip, detector: model_recipe.ModelRecipe
                    ) -> scorecard_pb2.SampleScore:
-    """One clip's SampleScore; raises InputError/FrameInputError/ValueError."""
+    """One clip's SampleScore; raises InputError/FrameInputError/ValueError. SAM-3 is
+    `detector`'s model, built on first use in this process (a Ray actor builds its own)."""
     clip = item.clip
     problem = item.problem()
     if problem:
@@ -114,7 +116,7 @@ def _scored_sample(item: clips_lib.OrsClip, detector
     frames = object_revisit.open_clip(item.source)
     r = clips_lib.r_start(item.keyframes, item.gt_frames, frames.num_frames)
     prompt = item.meta.text_prompt
-    result = object_revisit.object_revisit_score(frames, r, detector, prompt)
+    result = object_revisit.object_revisit_score(frames, r, detector.get(), prompt)
     sample = scorecard_pb2.SampleScore(sample_id=clip.clip_id, split=clip.split,
                                        scene=clip.scene)
     sample_loop.record_digests(sample, input_digests(item))
@@ -219,9 +221,10 @@ def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
         detector = None
         if scorable:
             try:
-                from metrics import device as device_lib  # pylint: disable=import-outside-toplevel  (torch)
                 from metrics.segmentation import sam3  # pylint: disable=import-outside-toplevel  (torch)
-                detector = sam3.load_sam3(found.path, device_lib.resolve_device(settings.device))
+                path = found.path
+                detector = model_recipe.prepared(  # local run: now; Ray: on each actor
+                    lambda device: sam3.load_sam3(path, device), settings.device, "sam3")
             except (OSError, ValueError) as e:
                 return _unavailable(f"SAM-3 could not be loaded from {found.path}: {e}",
                                     expected, [ref])

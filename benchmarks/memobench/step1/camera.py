@@ -83,7 +83,8 @@ class MapAnythingCameraControllability(CameraControllability):
     """MapAnything poses of all frames in one pass (the official estimator).
 
     Upstream swallows any MapAnything exception into a None score; here the exception
-    still fails only this clip, and its message is recorded as the clip's error.
+    still fails only this clip, and its message is recorded as the clip's error. `model`
+    is a benchmarks/common/model_recipe.ModelRecipe of the MapAnything model.
     """
 
     def __init__(self, model, backend, checkpoints=()):
@@ -92,4 +93,4 @@ class MapAnythingCameraControllability(CameraControllability):
 
     def estimate(self, ctx: family.ClipContext):
         from metrics.camera import mapanything_poses  # pylint: disable=import-outside-toplevel
-        return mapanything_poses.estimate_poses(self._model, ctx.frames)
+        return mapanything_poses.estimate_poses(self._model.get(), ctx.frames)

@@ -11,6 +11,7 @@ from typing import Optional, Tuple
 
 from benchmarks.memobench import prompts as prompts_lib
 from benchmarks.common import checkpoint_refs
+from benchmarks.common import model_recipe
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import calibration
 from benchmarks.memobench.step1 import family
@@ -46,12 +47,14 @@ def build(settings) -> Tuple[Optional[family.Family], Optional[Tuple[str, scorec
                                               _path(settings.prompt_src_real))
     card_backend = backend(sources.describe())
     try:
-        from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
         from metrics.imagereward import reward_model  # pylint: disable=import-outside-toplevel
-        device = device_lib.resolve_device(settings.device)
         found = [checkpoint_refs.resolve(spec, settings, METRIC) for spec in (
             reward_model.IMAGE_REWARD, reward_model.MED_CONFIG, reward_model.BERT_VOCAB)]
-        model = reward_model.load_image_reward(*(f.path for f, _ in found), device)
+        paths = [f.path for f, _ in found]
+        # Loaded now in a local run; on Ray by each actor, on its device.
+        model = model_recipe.prepared(
+            lambda device: reward_model.load_image_reward(*paths, device), settings.device,
+            "image_reward")
     except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
         return None, (f"ImageReward (THUDM/ImageReward) unavailable: {e}", card_backend)
 
@@ -62,7 +65,7 @@ def build(settings) -> Tuple[Optional[family.Family], Optional[Tuple[str, scorec
             return family.FamilyResult({METRIC: None},
                                        {METRIC: f"{card_lib.OFFICIAL_GAP}no prompt: {origin}"})
         return family.FamilyResult({METRIC: visual_quality.image_reward(ctx.frames, prompt,
-                                                                        model).score})
+                                                                        model.get()).score})
 
     return family.FunctionFamily("image_reward", (METRIC,), compute, card_backend,
                                  tuple(ref for _, ref in found)), None

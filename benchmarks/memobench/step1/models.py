@@ -1,11 +1,14 @@
 """Step 1 families on model backbones: ObjIdentityConsistency (DINOv2 ViT-B/14),
 Geo3DConsistency (Depth Anything V2 Small), VisualQuality (the LAION aesthetic predictor
 on CLIP ViT-L/14 and CLIP-IQA+ on CLIP RN50) and GTRevisitSim (CLIP ViT-B/32). Each
-builder resolves its checkpoints and loads its model once, or raises CheckpointUnavailable.
+builder resolves its checkpoints, or raises CheckpointUnavailable, and holds its model as a
+benchmarks/common/model_recipe (loaded once per process where compute runs: at prepare
+time in a local run, by each Ray actor on its own device otherwise).
 """
 
 from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
+from benchmarks.common import model_recipe
 from benchmarks.memobench.step1 import family
 from benchmarks.memobench.step1 import visual_quality as vq
 from proto import scorecard_pb2
@@ -22,15 +25,17 @@ def _backend(name: str, checkpoint: str, note: str = "",
                                  parity=calibration.parity(name, otherwise=_TINY))
 
 
-def object_identity(settings, device) -> family.Family:
+def object_identity(settings) -> family.Family:
     from benchmarks.memobench.step1 import model_formulas  # pylint: disable=import-outside-toplevel
     from metrics.dinov2 import backbone  # pylint: disable=import-outside-toplevel
     found, ref = checkpoint_refs.resolve(backbone.DINOV2_BASE, settings,
                                            "ObjIdentityConsistency")
-    model = backbone.load_dinov2(found.path, device)
+    model = model_recipe.prepared(lambda device: backbone.load_dinov2(found.path, device),
+                                  settings.device, "dinov2")
 
     def compute(ctx):
-        mean, minimum = model_formulas.obj_identity(ctx.frames, ctx.r, model, device)
+        mean, minimum = model_formulas.obj_identity(ctx.frames, ctx.r, model.get(),
+                                                    model.device())
         return family.FamilyResult({"ObjIdentityMean": mean, "ObjIdentityMin": minimum})
 
     return family.FunctionFamily(
@@ -40,16 +45,19 @@ def object_identity(settings, device) -> family.Family:
                  "official: torch.hub facebookresearch/dinov2 dinov2_vitb14"), (ref,))
 
 
-def geo3d(settings, device) -> family.Family:
+def geo3d(settings) -> family.Family:
     from benchmarks.memobench.step1 import model_formulas  # pylint: disable=import-outside-toplevel
     from metrics.depth import depth_anything  # pylint: disable=import-outside-toplevel
     found, ref = checkpoint_refs.resolve(depth_anything.DEPTH_ANYTHING_V2_SMALL, settings,
                                            "Geo3DConsistency")
-    model, processor = depth_anything.load_depth_anything(found.path, device)
+    loaded = model_recipe.prepared(
+        lambda device: depth_anything.load_depth_anything(found.path, device),
+        settings.device, "depth_anything")
 
     def compute(ctx):
+        model, processor = loaded.get()
         mean, minimum = model_formulas.geo_consistency(ctx.frames, ctx.h, ctx.r, model,
-                                                       processor, device)
+                                                       processor, loaded.device())
         return family.FamilyResult({"GeoConsistencyMean": mean, "GeoConsistencyMin": minimum})
 
     return family.FunctionFamily(
@@ -86,14 +94,16 @@ def _aesthetic_checkpoints(settings, metric_id):
             for spec in (aesthetic_lib.CLIP_VIT_L14, aesthetic_lib.AESTHETIC_HEAD)]
 
 
-def aesthetic(settings, device) -> family.Family:
+def aesthetic(settings) -> family.Family:
     """AestheticScore alone (built when VisualQuality is not selected or cannot be had)."""
     from metrics.clip import aesthetic as aesthetic_lib  # pylint: disable=import-outside-toplevel
     (tower, tower_ref), (head, head_ref) = _aesthetic_checkpoints(settings, "AestheticScore")
-    model = aesthetic_lib.load_aesthetic(tower.path, head.path, device)
+    model = model_recipe.prepared(
+        lambda device: aesthetic_lib.load_aesthetic(tower.path, head.path, device),
+        settings.device, "aesthetic")
 
     def compute(ctx):
-        score = vq.aesthetic_score(ctx.frames, ctx.sample_step, model, device)
+        score = vq.aesthetic_score(ctx.frames, ctx.sample_step, model.get(), model.device())
         return family.FamilyResult({"AestheticScore": score.score})
 
     return family.FunctionFamily("aesthetic", ("AestheticScore",), compute, _AESTHETIC_BACKEND,
@@ -111,7 +121,7 @@ class _VisualQualityFamily(family.FunctionFamily):
         return tuple(self.checkpoints[:2] if metric_id == "AestheticScore" else self.checkpoints)
 
 
-def visual_quality(settings, device) -> family.Family:
+def visual_quality(settings) -> family.Family:
     """AestheticScore and ImageQuality (CLIP-IQA+), the eval-CSV columns VisualQuality
     averages; every checkpoint is resolved before any model loads."""
     from metrics.clip import aesthetic as aesthetic_lib  # pylint: disable=import-outside-toplevel
@@ -120,31 +130,38 @@ def visual_quality(settings, device) -> family.Family:
     rn50, rn50_ref = checkpoint_refs.resolve(clipiqa.CLIP_RN50, settings, "VisualQuality")
     prompts, prompts_ref = checkpoint_refs.resolve(clipiqa.CLIPIQA_PLUS_PROMPTS, settings,
                                                      "VisualQuality")
-    aesthetic_model = aesthetic_lib.load_aesthetic(tower.path, head.path, device)
-    iqa_model = clipiqa.load_clipiqa(rn50.path, prompts.path, device)
+    aesthetic_model = model_recipe.prepared(
+        lambda device: aesthetic_lib.load_aesthetic(tower.path, head.path, device),
+        settings.device, "aesthetic")
+    iqa_model = model_recipe.prepared(
+        lambda device: clipiqa.load_clipiqa(rn50.path, prompts.path, device),
+        settings.device, "clipiqa+")
 
     def compute(ctx):
         return family.FamilyResult({
             "AestheticScore": vq.aesthetic_score(
-                ctx.frames, ctx.sample_step, aesthetic_model, device).score,
+                ctx.frames, ctx.sample_step, aesthetic_model.get(),
+                aesthetic_model.device()).score,
             "ImageQuality": vq.image_quality(
-                ctx.frames, ctx.sample_step, iqa_model).score})
+                ctx.frames, ctx.sample_step, iqa_model.get()).score})
 
     return _VisualQualityFamily("visual_quality", ("VisualQuality", "AestheticScore"), compute,
                                 _VISUAL_QUALITY_BACKEND,
                                 (tower_ref, head_ref, rn50_ref, prompts_ref))
 
 
-def gt_revisit(settings, device) -> family.Family:
+def gt_revisit(settings) -> family.Family:
     from benchmarks.memobench.step1 import gt_revisit as revisit  # pylint: disable=import-outside-toplevel
     from metrics.clip import frame_similarity, vision  # pylint: disable=import-outside-toplevel
     found, ref = checkpoint_refs.resolve(frame_similarity.CLIP_VIT_B32, settings,
                                            "GTRevisitSim")
-    encoder = vision.load_clip_vision(found.path, device)
+    encoder = model_recipe.prepared(lambda device: vision.load_clip_vision(found.path, device),
+                                    settings.device, "clip_vit_b32")
 
     def compute(ctx):
         value = revisit.gt_revisit_similarity(ctx.frames, ctx.reference.frames_at, ctx.r,
-                                              ctx.gt.r_gt, ctx.gt.gt_total, encoder, device)
+                                              ctx.gt.r_gt, ctx.gt.gt_total, encoder.get(),
+                                              encoder.device())
         return family.FamilyResult({"GTRevisitSim": value})
 
     return family.FunctionFamily(

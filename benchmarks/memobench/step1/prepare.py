@@ -1,7 +1,9 @@
 """Choosing and loading the Step 1 metric families of a run (each model loaded once).
 
 A family whose backend cannot be had (missing checkpoint, missing package) is not
-built; its metrics are reported unavailable with the reason, and the others run.
+built; its metrics are reported unavailable with the reason, and the others run. Each
+model is a benchmarks/common/model_recipe: loaded here in a local run, by each Ray actor
+on its own device otherwise (the driver resolves the files and loads nothing).
 """
 
 import dataclasses
@@ -11,6 +13,7 @@ from benchmarks.common import calibration
 from benchmarks.common.family import Prepared
 from benchmarks.memobench import metric_specs
 from benchmarks.common import checkpoint_refs
+from benchmarks.common import model_recipe
 from benchmarks.memobench.step1 import family
 from benchmarks.memobench.step1 import pixel
 from metrics.checkpoints import resolver
@@ -145,10 +148,8 @@ def prepare(settings: Step1Settings, metric_ids) -> Prepared:
     for metric, builder_name, what in _HF_FAMILIES:
         if metric in wanted and not any(metric in fam.metric_ids for fam in families):
             try:
-                from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
                 from benchmarks.memobench.step1 import models  # pylint: disable=import-outside-toplevel
-                device = device_lib.resolve_device(settings.device)
-                families.append(getattr(models, builder_name)(settings, device))
+                families.append(getattr(models, builder_name)(settings))
             except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
                 unavailable[metric] = (f"{what} unavailable: {e}", None)
     if "ImageRewardScore" in wanted:
@@ -167,33 +168,34 @@ def prepare(settings: Step1Settings, metric_ids) -> Prepared:
 
 def _load_lpips(settings: Step1Settings):
     """(lpips_fn, checkpoint refs): LPIPS AlexNet loaded once; raises CheckpointUnavailable."""
-    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
     from metrics.lpips import lpips  # pylint: disable=import-outside-toplevel  (torch)
     alexnet, alexnet_ref = checkpoint_refs.resolve(lpips.ALEXNET_SPEC, settings, "GT_ALL_LPIPS")
     lin, lin_ref = checkpoint_refs.resolve(lpips.LPIPS_ALEX_SPEC, settings, "GT_ALL_LPIPS")
-    device = device_lib.resolve_device(settings.device)
-    if settings.lpips_backend == "lpips":
-        from metrics.lpips import package_backend  # pylint: disable=import-outside-toplevel
-        model = package_backend.load_package_lpips(alexnet.path, lin.path, device)
-    else:
-        model = lpips.load_lpips_alex(alexnet.path, lin.path, device)
-    return (lambda gt, gen: lpips.lpips_distance_pairs(model, gt, gen, batch_size=16),
+    package = settings.lpips_backend == "lpips"
+
+    def build(device):
+        if package:
+            from metrics.lpips import package_backend  # pylint: disable=import-outside-toplevel
+            return package_backend.load_package_lpips(alexnet.path, lin.path, device)
+        return lpips.load_lpips_alex(alexnet.path, lin.path, device)
+    model = model_recipe.prepared(build, settings.device, "lpips")
+    return (lambda gt, gen: lpips.lpips_distance_pairs(model.get(), gt, gen, batch_size=16),
             (alexnet_ref, lin_ref))
+
 
 
 def _mapanything_family(settings: Step1Settings):
     """CameraControllability on MapAnything poses; raises ModuleNotFoundError when the
     package is not installed, CheckpointUnavailable when its weights are missing."""
     from benchmarks.memobench.step1 import camera  # pylint: disable=import-outside-toplevel
-    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
     from metrics.camera import mapanything_poses  # pylint: disable=import-outside-toplevel
     if not mapanything_poses.is_installed():
         raise ModuleNotFoundError("the mapanything package is not installed (it is not on "
                                   "PyPI): " + mapanything_poses.INSTALL_HINT)
     found, ref = checkpoint_refs.resolve(mapanything_poses.MAPANYTHING_APACHE, settings,
                                            "CameraControllability")
-    model = mapanything_poses.load_mapanything(found.path,
-                                               device_lib.resolve_device(settings.device))
+    model = model_recipe.prepared(lambda device: mapanything_poses.load_mapanything(
+        found.path, device), settings.device, "mapanything")
     return camera.MapAnythingCameraControllability(model, MAPANYTHING_BACKEND, (ref,))
 
 
@@ -203,9 +205,9 @@ def _motion_family(settings: Step1Settings):
     if settings.flow_backend == "dis":
         from metrics.flow import opencv_dis  # pylint: disable=import-outside-toplevel
         return motion.MotionSmoothness(opencv_dis.DisFlow(), DIS_BACKEND)
-    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
     from metrics.flow import raft  # pylint: disable=import-outside-toplevel  (torch)
     found, ref = checkpoint_refs.resolve(raft.RAFT_LARGE, settings, "MotionSmoothness")
-    device = device_lib.resolve_device(settings.device)
-    model = raft.load_raft(found.path, device)
-    return motion.MotionSmoothness(raft.RaftFlow(model, device), RAFT_BACKEND, (ref,))
+    flow = model_recipe.prepared(
+        lambda device: raft.RaftFlow(raft.load_raft(found.path, device), device),
+        settings.device, "raft")
+    return motion.MotionSmoothness(model_recipe.method(flow), RAFT_BACKEND, (ref,))
