@@ -126,6 +126,13 @@ def _ours(model) -> Tuple[list, list, list, list, List[bool]]:
     return inputs, flows, pair_scores, clip_scores, refused
 
 
+# The official numbers are stored from one machine's CPU; the flows after SEA-RAFT's
+# iterations were bit-exact against them there (and on CI at 526590f), and differ by up to
+# 2.85e-5 (relative; scores 1.2e-5) on an AMD EPYC without AVX-512 with the same code, as
+# other CPU convolution kernels round differently: the bound is the CPUs', not our code's.
+CROSS_CPU_TOLERANCE = 1e-4
+
+
 def run() -> List[parity_table.Row]:
     official = official_numbers.read(OFFICIAL)
     with tempfile.TemporaryDirectory() as tmp:
@@ -152,7 +159,8 @@ def run() -> List[parity_table.Row]:
             [official_numbers.stats_like(f, w) for f, w in zip(flows, forward_backward)],
             [np.array([v for _, _, v in w]) for w in forward_backward],
             compared="flow_fw, flow_bw (SeaRaftFlow) vs the official _compute_flow: shape, "
-            "mean, RMS and 32 values per pair and direction", **common)]
+            "mean, RMS and 32 values per pair and direction", tolerance=CROSS_CPU_TOLERANCE,
+            **common)]
     ours = [v for pair in pair_scores for v in pair] + [v for c in clip_scores for v in c]
     theirs = [official[(i, name)][0][2] for i in range(len(pair_scores))
               for name in ("pair_aepe", "pair_motion_magnitude")]
@@ -164,5 +172,6 @@ def run() -> List[parity_table.Row]:
         BACKEND, "score", np.array(ours), np.array(theirs),
         compared="consistency.forward_backward_epe, motion_stats.median_magnitude per pair; "
         "clip_forward_backward_epe, clip_motion_magnitude, clip_motion_accuracy (object_mask "
-        "of the stand-in tracker's masks) per clip vs the official _compute_scores", **common))
+        "of the stand-in tracker's masks) per clip vs the official _compute_scores",
+        tolerance=CROSS_CPU_TOLERANCE, **common))
     return rows
