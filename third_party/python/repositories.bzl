@@ -175,12 +175,33 @@ def _pip_wheel_impl(rctx):
     )
     rctx.file("BUILD.bazel", """\
 # {req}, installed by pip_wheel from the hash-locked requirements.
+# Runfiles: the whole site/ directory as ONE symlink (Bazel warns that a directory's
+# contents are not tracked: the wheel is hash-locked and never changes in place).
+# File by file (torch alone ~25k symlinks) every test's runfiles tree cost ~100 MB of
+# disk and every sandbox ~26k symlinks. The release build (--define
+# worldeval_runfiles=per_file) keeps the file-by-file form its zips are made from.
 py_library(
     name = "pkg",
-    srcs = glob(["site/**/*.py"], exclude = ["site/**/* *"]),
-    data = glob(["site/**"], exclude = ["site/**/*.py", "site/**/* *", "site/bin/**"]),
+    srcs = select({{
+        "@worldeval//third_party/python:per_file_runfiles": glob(
+            ["site/**/*.py"], exclude = ["site/**/* *"]),
+        "//conditions:default": [],
+    }}),
+    data = select({{
+        "@worldeval//third_party/python:per_file_runfiles": glob(
+            ["site/**"], exclude = ["site/**/*.py", "site/**/* *", "site/bin/**"]),
+        "//conditions:default": ["site"],
+    }}),
     imports = ["site"],
     deps = {deps},
+    visibility = ["//visibility:public"],
+)
+
+# The installed files one by one, for build rules that read some of them (the torch
+# headers and libraries of //tools/cuda).
+filegroup(
+    name = "files",
+    srcs = glob(["site/**"], exclude = ["site/**/* *", "site/bin/**"]),
     visibility = ["//visibility:public"],
 )
 """.format(req = rctx.attr.requirement, deps = repr(rctx.attr.deps)))

@@ -19,6 +19,16 @@ each of PAS_VALUES (float16 scores, as the official script computes it).
 Tolerance of the features row: FLOAT16_TOLERANCE, four float16 ulps (eps 9.8e-4), as the
 row pools the float16 logits with the float32 ones: equal (0) on the CPU of the official
 run, 1.45e-3 relative on an AMD EPYC with AVX-512 (its other half-precision kernels).
+The float16 window scores get the same bound, in a row of their own.
+
+The MSS rules are checked on the official float16 window scores, not on ours: a window
+score within a few float16 ulps of another's plus the threshold lands on either side of
+it depending on the CPU's half-precision kernels, and one flipped pair moves a 4-frame
+clip's MSS by 0.5 (it did on a 2-core AMD EPYC without AVX-512; on the CPU of the
+official run ours equal theirs). So the rows separate the two claims: our float16 scores
+are within FLOAT16_TOLERANCE of the official ones, and our rules give the official MSS
+from the same scores (RULES_TOLERANCE). The same holds for the official script on two
+GPUs: float16 MSS near a threshold is not reproducible to the frame across hardware.
 """
 
 import pathlib
@@ -84,6 +94,8 @@ def _ours(dtype):
 
 
 FLOAT16_TOLERANCE = 4e-3
+# The MSS rules are float64 arithmetic on the same window scores: equal up to rounding.
+RULES_TOLERANCE = 1e-12
 
 
 def run() -> List[parity_table.Row]:
@@ -110,14 +122,23 @@ def run() -> List[parity_table.Row]:
         "position (VideoScorer.level_logits), float32 and float16 (as shipped): shape, "
         "mean, RMS and every value per clip vs the official run's", **common,
         tolerance=FLOAT16_TOLERANCE))
-    mine, theirs = pooled(("scores", f32["scores"]), ("scores_fp16", f16["scores"]))
-    mine.append(np.array([mss_rules.score(s, pas) for s in f16["scores"]
-                          for pas in PAS_VALUES]))
-    theirs.append(np.array([official[(i, f"mss_pas_{pas}")][0][2]
-                            for i in clips for pas in PAS_VALUES]))
+    mine, theirs = pooled(("scores", f32["scores"]))
     rows.append(parity_table.compare(
-        BACKEND, "score", mine, theirs, compared="VideoScorer.score_windows in float32 and "
-        "float16 (mean, RMS, every window) vs the official QAlignVideoScorer's, and "
-        "mss_rules.score of the float16 scores at PAS " + ", ".join(map(str, PAS_VALUES)) +
-        " vs the official set_threshold + get_artifacts_frames", **common))
+        BACKEND, "score", mine, theirs, compared="VideoScorer.score_windows in float32 "
+        "(mean, RMS, every window) vs the official QAlignVideoScorer's", **common))
+    mine, theirs = pooled(("scores_fp16", f16["scores"]))
+    rows.append(parity_table.compare(
+        BACKEND, "score", mine, theirs, compared="VideoScorer.score_windows in float16, as "
+        "shipped (mean, RMS, every window) vs the official QAlignVideoScorer's",
+        **common, tolerance=FLOAT16_TOLERANCE))
+    official_fp16 = [[v for _, stat, v in official[(i, "scores_fp16")]
+                      if stat.startswith("at:")] for i in clips]
+    mine = [np.array([mss_rules.score(s, pas) for s in official_fp16 for pas in PAS_VALUES])]
+    theirs = [np.array([official[(i, f"mss_pas_{pas}")][0][2]
+                        for i in clips for pas in PAS_VALUES])]
+    rows.append(parity_table.compare(
+        BACKEND, "score", mine, theirs, compared="mss_rules.score of the official float16 "
+        "window scores at PAS " + ", ".join(map(str, PAS_VALUES)) + " vs the official "
+        "set_threshold + get_artifacts_frames on the same scores", **common,
+        tolerance=RULES_TOLERANCE))
     return rows

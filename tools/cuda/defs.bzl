@@ -22,7 +22,7 @@ _GENCODE = [
 _TORCH_LIBS = ["c10", "torch", "torch_cpu", "torch_python", "c10_cuda", "torch_cuda"]
 
 def _torch_paths(ctx):
-    files = ctx.attr.torch[DefaultInfo].default_runfiles.files.to_list()
+    files = ctx.attr.torch[DefaultInfo].files.to_list()
     hdrs, libs, inc, libdir = [], [], None, None
     for f in files:
         if "/site/torch/include/" in f.path:
@@ -97,7 +97,7 @@ _torch_cuda_extension = rule(
         "cu_srcs": attr.label_list(allow_files = [".cu"]),
         "cc_srcs": attr.label_list(allow_files = [".cc"]),
         "hdrs": attr.label_list(allow_files = [".h", ".cuh"]),
-        "torch": attr.label(default = "@pypi__torch//:pkg"),
+        "torch": attr.label(default = "@pypi__torch//:files"),
     },
 )
 

@@ -36,6 +36,7 @@ release_name() {
 build() {
   local started=$SECONDS
   ./bazelw build --output_groups=python_zip_file --strategy=PythonZipper=local \
+    --define=worldeval_runfiles=per_file \
     "${RUNNERS[@]}" >&2
   : > "$1"
   for target in "${RUNNERS[@]}"; do
