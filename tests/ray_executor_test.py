@@ -7,6 +7,7 @@ import os
 import pathlib
 import sys
 import tempfile
+import time
 
 import pytest
 
@@ -169,3 +170,59 @@ def test_the_plan_fits_the_cluster(ray):
     assert plan(num_workers=30)[0] == 10  # never more actors than samples
     with pytest.raises(InputError, match="GPUs"):
         plan(gpus_per_worker=1.0)  # this Ray has no GPU: the actors would wait forever
+
+
+# --- an actor decodes ahead while it scores ---------------------------------------------
+
+def _timed_load(item):
+    start = time.monotonic()
+    time.sleep(0.3)
+    return item, start, time.monotonic()
+
+
+def _timed_score(item, loaded):
+    _, load_start, load_end = loaded
+    start = time.monotonic()
+    time.sleep(0.3)
+    sample = scorecard_pb2.SampleScore(sample_id=f"s{item:02d}", split="split")
+    for name, value in (("load_start", load_start), ("load_end", load_end),
+                        ("score_start", start), ("score_end", time.monotonic())):
+        sample.diagnostics[name] = repr(value)
+    return sample
+
+
+def _intervals(tmp_path, prefetch):
+    ray_executor.install(_ray_config(num_workers=1))
+    with SampleStore(tmp_path / f"p{prefetch}.jsonl", "digest", resume=False) as store:
+        outcome = sample_loop.run(list(range(4)), _ref, store, _timed_load, _timed_score,
+                                  "test", prefetch=prefetch)
+    assert not any(s.error for s in outcome.samples)
+    return [{k: float(v) for k, v in s.diagnostics.items() if not k.startswith("seconds")}
+            for s in outcome.samples]
+
+
+def test_an_actor_loads_the_next_sample_while_it_scores_one(ray, tmp_path):
+    del ray
+    got = _intervals(tmp_path, prefetch=True)
+    # Scoring holds the actor's lock: never two samples scored at once on one actor.
+    assert all(a["score_end"] <= b["score_start"] for a, b in zip(got, got[1:]))
+    # ... while the next sample's load ran during the previous one's scoring.
+    assert any(b["load_start"] < a["score_end"] for a, b in zip(got, got[1:]))
+    # A step that loads nothing ahead (prefetch=False) gets one sample at a time.
+    alone = _intervals(tmp_path, prefetch=False)
+    assert all(a["score_end"] <= b["load_start"] for a, b in zip(alone, alone[1:]))
+
+
+def test_the_device_is_the_actors_not_the_drivers(ray):
+    device = lambda **kw: ray_executor.RayExecutor(
+        CommonConfig(executor="ray", **kw)).device(kw.get("device", "auto"))
+    assert device() == "cpu"  # this Ray has no GPU
+    assert device(gpus_per_worker=1.0) == "cuda"  # actors given a GPU run on it
+    assert device(device="cpu", gpus_per_worker=1.0) == "cpu"
+    with pytest.raises(InputError, match="cuda:0"):
+        ray_executor.install(CommonConfig(executor="ray", device="cuda:1"))
+    with pytest.raises(InputError, match="gpus_per_worker"):
+        ray_executor.install(CommonConfig(executor="ray", device="cuda", gpus_per_worker=0))
+    ray_executor.install(CommonConfig(executor="ray", device="cuda:0"))
+    ray_executor.install(CommonConfig())  # back to the local loop
+    assert executor_lib.device("cpu") == "cpu"

@@ -5,9 +5,11 @@ the local loop. `flags.common_config()` installs the one the flags ask for
 (benchmarks/common/ray_executor.py for --executor=ray), so every runner gets it with no
 code of its own. `record()` is what the scorecard's RunInfo.flags records about it.
 
-An executor has `evaluate(todo, refs, load, score, label, emit)`: it scores every item of
-`todo` (refs[i] is todo[i]'s SampleRef) and calls `emit(i, sample)` once per item, in
-any order, as each result arrives; and `record() -> {str: str}`.
+An executor has `evaluate(todo, refs, load, score, label, emit, ahead=1)`: it scores every
+item of `todo` (refs[i] is todo[i]'s SampleRef) and calls `emit(i, sample)` once per item,
+in any order, as each result arrives (`ahead`: how many samples a worker may load while
+it scores one; 0 when the step loads nothing ahead); `record() -> {str: str}`; and
+`device(flag) -> str`, the device its workers' models run on for --device=`flag`.
 """
 
 from typing import Dict, Optional
@@ -32,7 +34,18 @@ def record() -> Dict[str, str]:
     return dict(_current.record())
 
 
-def run_on(remote, todo, refs, load, score, label, emit, on_sample) -> None:
+def device(flag: str) -> str:
+    """The device models run on for --device=`flag` under this executor, as a string:
+    locally this machine's (metrics.device); on Ray the actors' ("auto" is cuda when each
+    actor is given a GPU). Steps resolve "auto" with this, never with the driver's
+    torch alone."""
+    if _current is None:
+        from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
+        return str(device_lib.resolve_device(flag))
+    return _current.device(flag)
+
+
+def run_on(remote, todo, refs, load, score, label, emit, on_sample, ahead: int = 1) -> None:
     """Runs `todo` on `remote`: `emit(item, sample)` as each result arrives (any order),
     `on_sample(item, sample)` (when given) in `todo`'s order."""
     arrived = {}
@@ -48,7 +61,7 @@ def run_on(remote, todo, refs, load, score, label, emit, on_sample) -> None:
                 on_sample(todo[next_index], done)
             next_index += 1
 
-    remote.evaluate(todo, refs, load, score, label, arrive)
+    remote.evaluate(todo, refs, load, score, label, arrive, ahead=ahead)
     if next_index < len(todo):
         missing = [r.sample_id for r in refs[next_index:]]
         raise RuntimeError(f"{label}: the executor returned no result for {missing[:5]}")

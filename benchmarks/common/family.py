@@ -80,6 +80,10 @@ class FunctionFamily(Family):
         self.metric_ids = metric_ids
         self._compute_fn = compute_fn
 
+    @property
+    def compute_fn(self):
+        return self._compute_fn
+
     def compute(self, ctx) -> FamilyResult:
         return self._compute_fn(ctx)
 

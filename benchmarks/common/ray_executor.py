@@ -6,8 +6,10 @@ whole step. A family holds its model as a recipe (benchmarks/common/model_recipe
 what is shipped is the checkpoint paths the driver resolved, never the weights (the
 driver loads none in a Ray run), and each actor loads each model once, on its own
 device (Ray sets CUDA_VISIBLE_DEVICES per actor). The driver hands out
-samples with back-pressure, at most `IN_FLIGHT` per actor, so decoded frames stay on
-the actors and never pile up; each result is streamed back and appended to the
+samples with back-pressure, at most 1 + --decode_workers per actor (1 when the step
+loads nothing ahead), so decoded frames stay on the actors and never pile up: an actor
+reads and decodes its next samples on threads while it scores one (scoring holds a
+lock: one sample at a time per actor, as locally); each result is streamed back and appended to the
 SampleStore as it arrives (the loop puts the file in sample order at the end), so
 --resume works across executors. A sample whose actor died (a crash, a lost node, a
 killed process) is given to another actor, alone; a death while it ran alone counts,
@@ -23,9 +25,12 @@ and its locked packages at the same paths (the same checkout, or the same image)
 """
 
 import collections
+import concurrent.futures
 import json
 import os
+import re
 import sys
+import threading
 from typing import Dict, List, Optional
 
 from absl import logging
@@ -35,7 +40,6 @@ from benchmarks.common import sample_loop
 from benchmarks.common.errors import InputError
 from proto import scorecard_pb2
 
-IN_FLIGHT = 2  # samples queued on one actor at a time (one scoring, one waiting)
 # An actor slot that died this many times in a row, scoring nothing in between, is not
 # replaced (e.g. its families cannot be unpickled or do not fit on the device).
 SLOT_DEATHS = 3
@@ -44,6 +48,8 @@ WORKER_LOST = "worker_lost"  # diagnostics key: how many actors died on this sam
 
 def install(common) -> None:
     """Installs the executor `common` (a flags.CommonConfig) asks for in this process."""
+    if common.executor == "ray":
+        check_device(common)
     executor_lib.install(RayExecutor(common) if common.executor == "ray" else None)
 
 
@@ -56,14 +62,41 @@ def _ray():
     return ray
 
 
+_CUDA_INDEX = re.compile(r"^cuda:([0-9]+)$")
+
+
+def check_device(common) -> None:
+    """InputError (exit 2) for a --device no Ray actor can use: each actor sees only the
+    GPU Ray gave it, as cuda:0."""
+    index = _CUDA_INDEX.match(common.device or "")
+    if index and int(index.group(1)) > 0:
+        raise InputError("--device", "auto, cpu, cuda or cuda:0 with --executor=ray (Ray "
+                         "gives each actor its own GPU, which it sees as cuda:0; choose the "
+                         "GPUs with CUDA_VISIBLE_DEVICES or the cluster's resources)",
+                         common.device)
+    if common.device.startswith("cuda") and common.gpus_per_worker == 0:
+        raise InputError("--gpus_per_worker", "more than 0 with --device=" + common.device,
+                         "0 (the actors would see no GPU)")
+
+
 class _Worker:
-    """One Ray actor: the step's functions, deserialized once; one sample per call."""
+    """One Ray actor: the step's functions, deserialized once. Calls run on threads (the
+    actor's max_concurrency): each loads its sample at once, then scores it under a
+    lock, so the next samples decode while one is scored."""
 
     def __init__(self, functions):
         self._load, self._score = functions
+        self._scoring = threading.Lock()
 
     def evaluate(self, item, ref: sample_loop.SampleRef) -> bytes:
-        return sample_loop.evaluate_one(item, ref, self._load, self._score).SerializeToString()
+        loaded = concurrent.futures.Future()
+        try:
+            loaded.set_result(self._load(item))
+        except Exception as e:  # pylint: disable=broad-except  (sorted by evaluate_one)
+            loaded.set_exception(e)
+        with self._scoring:
+            return sample_loop.evaluate_one(item, ref, self._load, self._score,
+                                            loaded).SerializeToString()
 
 
 class RayExecutor:
@@ -74,6 +107,7 @@ class RayExecutor:
         self.gpus_per_worker = common.gpus_per_worker
         self.num_workers = common.num_workers
         self.max_retries = common.max_sample_retries
+        self.decode_workers = common.decode_workers
         self._record: Dict[str, str] = {"executor": "ray"}
         self.actors: List[object] = []  # the current step's actors
 
@@ -120,15 +154,28 @@ class RayExecutor:
     def record(self) -> Dict[str, str]:
         return dict(self._record)
 
-    def evaluate(self, todo, refs, load, score, label, emit) -> None:
+    def device(self, flag: str) -> str:
+        """The device the actors' models run on for --device=`flag`: "auto" is cuda when
+        each actor gets a GPU (not what the driver has)."""
+        if flag not in ("", "auto"):
+            return flag
+        ray = self.connect()
+        gpus = self.gpus_per_worker
+        if gpus is None:
+            gpus = 1.0 if ray.cluster_resources().get("GPU", 0) > 0 else 0.0
+        return "cuda" if gpus > 0 else "cpu"
+
+    def evaluate(self, todo, refs, load, score, label, emit, ahead: int = 1) -> None:
         ray = self.connect()
         workers, cpus, gpus = self._plan(ray, len(todo))
-        logging.info("%s: %d samples on %d Ray actors (%g GPU each)", label, len(todo),
-                     workers, gpus)
+        in_flight = 1 + max(0, ahead)
+        logging.info("%s: %d samples on %d Ray actors (%g GPU each, %d in flight each)",
+                     label, len(todo), workers, gpus, in_flight)
         functions = ray.put((load, score))
-        remote = ray.remote(_Worker).options(num_cpus=cpus, num_gpus=gpus, max_restarts=0)
+        remote = ray.remote(_Worker).options(num_cpus=cpus, num_gpus=gpus, max_restarts=0,
+                                             max_concurrency=in_flight)
         dispatch = _Dispatch(ray, self, lambda: remote.remote(functions), workers, todo, refs,
-                             emit, label)
+                             emit, label, in_flight)
         try:
             dispatch.run()
         finally:
@@ -141,8 +188,9 @@ class _Dispatch:
     """The driver's side of one step: queue, in-flight table, retries, dead actors."""
 
     def __init__(self, ray, executor: RayExecutor, start, workers: int, todo, refs, emit,
-                 label):
+                 label, in_flight: int):
         self.ray, self.ex, self.start, self.todo, self.refs = ray, executor, start, todo, refs
+        self.in_flight_limit = in_flight
         self.emit, self.label = emit, label
         executor.actors = [start() for _ in range(workers)]
         self.queue = collections.deque(range(len(todo)))
@@ -166,7 +214,7 @@ class _Dispatch:
         death is its own, not a neighbour's)."""
         alone = self.lost[index] > 0
         free = [a for a in self._alive() if a not in self.exclusive
-                and self.load[a] < (1 if alone else IN_FLIGHT)]
+                and self.load[a] < (1 if alone else self.in_flight_limit)]
         if not free:
             return None
         avoid = self.last_died_on.get(index)

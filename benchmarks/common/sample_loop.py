@@ -28,7 +28,9 @@ Where the loop runs is the executor's choice (benchmarks/common/executor.py): lo
 one sample scored at a time, or on Ray actors (--executor=ray), with the same store and
 rows. The local loop scores and stores in sample order whatever `decode_workers` is, and
 never holds more than `decode_workers` loads beside the sample being scored (loads
-started, running or finished, waiting their turn); the rows do not depend on it.
+started, running or finished, waiting their turn); the rows do not depend on it. A step
+may also share model calls between the next few samples (`batch`, --sample_batch:
+benchmarks/common/sample_batch.py); only the local loop does.
 """
 
 import collections
@@ -36,31 +38,26 @@ import concurrent.futures
 import dataclasses
 import time
 import traceback
-import zipfile
-from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence
+from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
 from absl import logging
 
 from benchmarks.common import executor as executor_lib
 from benchmarks.common import family as family_lib
 from benchmarks.common import progress as progress_lib
+from benchmarks.common import sample_batch
+from benchmarks.common.sample_records import (  # pylint: disable=unused-import  (re-exported)
+    DIGEST_PREFIX, GENERATED, INPUT_ERRORS, WARNINGS, add_warning, discard_changed,
+    record_digests, stored_digests, warnings_of)
 from benchmarks.common.errors import InputError
 from benchmarks.common.sample_store import Key, SampleStore
-from metrics.video.frames import FrameInputError
 from proto import scorecard_pb2
 
 SECONDS = "seconds:"  # diagnostics key prefix: time spent per family
-DIGEST_PREFIX = "input_digest:"  # diagnostics key prefix: a named input digest
-GENERATED = "generated"  # the named digest kept in SampleScore.input_digest
-WARNINGS = "input_warnings"  # diagnostics key: inputs read only in part, one per line
 INTERNAL_ERROR = "internal_error"  # diagnostics key: "1" when the error is our bug
 NOT_COVERED = ("not computed (--stored_only): no shard's per_sample_scores.jsonl holds this "
                "sample under these settings (a missing shard, or its inputs changed since)")
 
-# A sample's inputs cannot be read or are not what the benchmark expects (a truncated
-# npz is a BadZipFile or an EOFError).
-INPUT_ERRORS = (InputError, FrameInputError, OSError, ValueError, zipfile.BadZipFile,
-                EOFError)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,35 +90,6 @@ def error_sample(ref: SampleRef, error: str, internal: bool = False
     if internal:
         sample.diagnostics[INTERNAL_ERROR] = "1"
     return sample
-
-
-def record_digests(sample: scorecard_pb2.SampleScore, digests: Mapping[str, str]) -> None:
-    """Stores a sample's named input digests (see the module docstring)."""
-    for name, value in digests.items():
-        if name == GENERATED:
-            sample.input_digest = value
-        else:
-            sample.diagnostics[DIGEST_PREFIX + name] = value
-
-
-def stored_digests(sample: scorecard_pb2.SampleScore) -> Dict[str, str]:
-    """The named input digests `record_digests` stored."""
-    found = {k[len(DIGEST_PREFIX):]: v for k, v in sample.diagnostics.items()
-             if k.startswith(DIGEST_PREFIX)}
-    if sample.input_digest:
-        found[GENERATED] = sample.input_digest
-    return found
-
-
-def add_warning(sample: scorecard_pb2.SampleScore, warning: str) -> None:
-    """Records that an input was used though read only in part (the message names it)."""
-    old = sample.diagnostics.get(WARNINGS, "")
-    if warning not in old.split("\n"):
-        sample.diagnostics[WARNINGS] = (old + "\n" + warning) if old else warning
-
-
-def warnings_of(sample: scorecard_pb2.SampleScore) -> List[str]:
-    return [w for w in sample.diagnostics.get(WARNINGS, "").split("\n") if w]
 
 
 def is_internal_error(sample: scorecard_pb2.SampleScore) -> bool:
@@ -166,13 +134,14 @@ def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
         load: Callable, score: Callable, label: str,
         digest: Optional[Callable[[object], object]] = None,
         on_sample: Optional[Callable[[object, scorecard_pb2.SampleScore], None]] = None,
-        prefetch: bool = True, decode_workers: int = 1) -> Outcome:
+        prefetch: bool = True, decode_workers: int = 1,
+        batch: Optional[sample_batch.BatchStage] = None) -> Outcome:
     """Scores `items` not already in `store`; see the module docstring.
 
     `on_sample(item, sample)` runs after each newly scored sample is stored (e.g. to
     append the official output file's row); resumed samples are the caller's to write.
     `prefetch=False` loads each sample when it is scored (no threads, `decode_workers`
-    unused); so do --stored_only runs, which load nothing.
+    unused, and `batch` too); so do --stored_only runs, which load nothing.
 
     Raises:
       InputError: `decode_workers` is not a whole number >= 1 (the message names
@@ -200,11 +169,15 @@ def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
 
     remote = executor_lib.current()
     if remote is not None and todo and not store.stored_only:
+        if batch is not None:
+            logging.warning("%s: --sample_batch=%d applies to --executor=local; each Ray "
+                            "actor scores one sample at a time", label, batch.size)
         executor_lib.run_on(remote, todo, [ref(item) for item in todo], load, score, label,
-                            emit, on_sample)
+                            emit, on_sample, ahead=decode_workers if prefetch else 0)
     else:
         _run_local(todo, ref, load, score, label, emit, on_sample,
-                   decode_workers if prefetch else 0, store.stored_only, progress.interactive)
+                   decode_workers if prefetch else 0, store.stored_only, progress.interactive,
+                   batch if prefetch else None)
     store.put_in_order(ref(item).key for item in items)
     by_key = {(s.split, s.sample_id): s for s in store.samples()}
     outcome.samples = [by_key[ref(item).key] for item in items if ref(item).key in by_key]
@@ -212,15 +185,20 @@ def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
 
 
 def _run_local(todo, ref, load, score, label, emit, on_sample, ahead, stored_only,
-               interactive) -> None:
+               interactive, batch=None) -> None:
     """The local executor: one sample scored at a time, in order, while the loads of the
     next `ahead` samples run on `ahead` threads (0: each loaded when it is scored).
 
     Sample i+ahead is submitted only once sample i-1 is scored and stored, so at most
-    `ahead` loads wait beside the one being scored (back-pressure)."""
+    `ahead` loads wait beside the one being scored (back-pressure). With a `batch` stage,
+    at least batch.size - 1 load ahead, and each group of batch.size loaded samples goes
+    through the stage together before its samples are scored in turn."""
+    if batch is not None:
+        ahead = max(ahead, batch.size - 1)
     pool = (concurrent.futures.ThreadPoolExecutor(max_workers=ahead, thread_name_prefix="load")
             if ahead else None)
     pending = collections.deque()  # futures of todo[i], todo[i+1], ... in order
+    ready = collections.deque()  # the current group's futures, after the stage
     submitted = 0
     try:
         for i, item in enumerate(todo):
@@ -230,7 +208,14 @@ def _run_local(todo, ref, load, score, label, emit, on_sample, ahead, stored_onl
             while pool is not None and submitted < min(len(todo), i + 1 + ahead):
                 pending.append(pool.submit(load, todo[submitted]))
                 submitted += 1
-            current = pending.popleft() if pool is not None else None
+            if pool is not None and not ready:
+                group = [pending.popleft() for _ in range(min(len(pending),
+                                                                batch.size if batch else 1))]
+                if batch is not None:
+                    concurrent.futures.wait(group)
+                    group = sample_batch.run_stage(batch, todo[i:i + len(group)], group)
+                ready.extend(group)
+            current = ready.popleft() if pool is not None else None
             sample = (evaluate_one(item, r, load, score, current) if not stored_only
                       else error_sample(r, NOT_COVERED))
             emit(item, sample)
@@ -239,44 +224,6 @@ def _run_local(todo, ref, load, score, label, emit, on_sample, ahead, stored_onl
     finally:
         if pool is not None:  # an interrupted run drops the loads not yet started
             pool.shutdown(wait=True, cancel_futures=True)
-
-
-def discard_changed(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
-                    digest: Optional[Callable[[object], object]], label: str) -> List[str]:
-    """Drops from `store` every stored sample whose inputs changed (logged); returns their
-    "split/id". `run` does this first; a step that must know what is left to compute
-    before the loop (to load a model only when needed) may call it earlier."""
-    dropped = []
-    if digest is None:
-        return dropped
-    for item in items:
-        r = ref(item)
-        if r.key in store:
-            changed = _changed_inputs(store.get(r.key), _safe_digest(digest, item))
-            if changed:
-                logging.info("%s %s/%s: %s since it was stored; recomputing",
-                             label, r.split, r.sample_id, changed)
-                store.discard(r.key)
-                dropped.append(f"{r.split}/{r.sample_id}")
-    return dropped
-
-
-def _safe_digest(digest, item):
-    try:
-        return digest(item)
-    except INPUT_ERRORS:
-        return None  # unreadable now: the sample is recomputed, and fails with the reason
-
-
-def _changed_inputs(stored: scorecard_pb2.SampleScore, current) -> str:
-    """Why a stored sample cannot be reused ("" when it can)."""
-    if current is None:
-        return "its inputs cannot be read"
-    if isinstance(current, str):
-        return "" if stored.input_digest == current else "its inputs changed"
-    before = stored_digests(stored)
-    changed = sorted(n for n in set(current) | set(before) if current.get(n) != before.get(n))
-    return f"its {', '.join(changed)} inputs changed" if changed else ""
 
 
 def evaluate_one(item, ref: SampleRef, load, score, pending=None) -> scorecard_pb2.SampleScore:

@@ -16,6 +16,7 @@ from typing import List, Optional, Tuple
 
 from absl import logging
 
+from benchmarks.common import executor as executor_lib
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
 from benchmarks.common import sample_loop
@@ -282,8 +283,7 @@ def _device_used(config: MemobenchConfig, checkpoints) -> str:
     """The torch device when a model was loaded; pixel metrics and judges run on the CPU."""
     if not checkpoints:
         return "cpu"
-    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
-    return str(device_lib.resolve_device(config.step1.device))
+    return executor_lib.device(config.step1.device)
 
 
 def _run_vqa(config: MemobenchConfig, data_root: pathlib.Path, output_dir: pathlib.Path):

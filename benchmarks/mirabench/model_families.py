@@ -48,6 +48,23 @@ def _per_video(metric_id, metric_compute, model: model_recipe.ModelRecipe):
     return compute
 
 
+class PerFrame:
+    """compute(ctx) of a metric whose network sees each frame alone (`metric`: a
+    model_metrics module with checked / per_frame / from_frame_values), so that the
+    frames of several videos may share its calls (--sample_batch, batching.py): the
+    video's per-frame values are taken from `ctx.shared` when the stage computed them,
+    else computed for this video alone by `metric.compute`, the official path."""
+
+    def __init__(self, metric_id: str, metric, model: model_recipe.ModelRecipe):
+        self.metric_id, self.metric, self.model = metric_id, metric, model
+
+    def __call__(self, ctx) -> family_lib.FamilyResult:
+        values = ctx.shared.get(self.metric_id)
+        value = (self.metric.compute(ctx.rgb(), self.model.get()) if values is None
+                 else self.metric.from_frame_values(values))
+        return family_lib.FamilyResult({self.metric_id: value})
+
+
 def prepare_dino(config):
     """config.architectures["dino"] (a metrics.dino.vit.DinoConfig) is for tiny test files."""
     # pylint: disable=import-outside-toplevel
@@ -57,7 +74,7 @@ def prepare_dino(config):
     (path,), refs = _resolve_all(config, ckpts.TEMPORAL_DINO_CONSISTENCY, metric_id)
     arch = (getattr(config, "architectures", None) or {}).get("dino", vit.VIT_B16)
     model = _recipe(config, lambda device: vit.load_dino(path, device, arch), metric_id)
-    return _per_video(metric_id, metric.compute, model), refs
+    return PerFrame(metric_id, metric, model), refs
 
 
 def prepare_clip(config):
@@ -68,7 +85,7 @@ def prepare_clip(config):
     (folder,), refs = _resolve_all(config, ckpts.TEMPORAL_CLIP_CONSISTENCY, metric_id)
     tower = _recipe(config, lambda device: vision.load_clip_vision(
         folder, device, activation=metric.ACTIVATION), metric_id)
-    return _per_video(metric_id, metric.compute, tower), refs
+    return PerFrame(metric_id, metric, tower), refs
 
 
 def prepare_aesthetic(config):
@@ -79,7 +96,7 @@ def prepare_aesthetic(config):
     (folder, head), refs = _resolve_all(config, ckpts.AESTHETIC_QUALITY, metric_id)
     model = _recipe(config, lambda device: aesthetic.load_aesthetic_linear(
         folder, head, device, activation=metric.ACTIVATION), metric_id)
-    return _per_video(metric_id, metric.compute, model), refs
+    return PerFrame(metric_id, metric, model), refs
 
 
 def prepare_raft(config):

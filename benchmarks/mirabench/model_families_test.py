@@ -5,6 +5,7 @@ checkpoints are recorded, and a missing checkpoint is an unavailable reason with
 command. RAFT and AMT-S are full size (neither has another), on the smallest frames they take;
 MUSIQ is tiny (metrics.iqa.musiq_random.TINY)."""
 
+import json
 import types
 
 import cloudpickle
@@ -14,6 +15,7 @@ import pytest
 from benchmarks.common.flags import CommonConfig
 from benchmarks.mirabench import checkpoints as ckpts
 from benchmarks.mirabench import families
+from benchmarks.mirabench import runner
 from benchmarks.mirabench import sample
 from benchmarks.mirabench.model_metrics import aesthetic_quality
 from benchmarks.mirabench.model_metrics import dynamic_degree
@@ -31,6 +33,7 @@ from metrics.frame_interpolation import amt
 from metrics.iqa import musiq
 from metrics.tracking.cotracker2 import config as cotracker2_config
 from metrics.tracking.cotracker2 import loader as cotracker2_loader
+from tools.fixtures import mirabench_clips
 
 WIRED = ("temporal_dino_consistency", "temporal_clip_consistency", "aesthetic_quality",
          "dynamic_degree", "temporal_motion_smoothness", "imaging_quality", "tracking_strength")
@@ -218,3 +221,69 @@ def test_a_missing_checkpoint_is_unavailable_with_its_fetch_command(tmp_path):
                             ("tracking_strength", ckpts.COTRACKER2)]:
         reason, backend = empty.unavailable[metric_id]
         assert spec.fetch_command(str(tmp_path)) in reason and backend.official, metric_id
+
+
+# --- --sample_batch: the per-frame towers' calls shared by several videos ---------------
+
+PER_FRAME = ("temporal_dino_consistency", "temporal_clip_consistency", "aesthetic_quality")
+
+
+def _counting(monkeypatch):
+    """Counts per_frame calls of each per-frame metric module (the model calls)."""
+    calls = {}
+    for module in (temporal_dino_consistency, temporal_clip_consistency, aesthetic_quality):
+        def counted(frames, model, *args, _inner=module.per_frame, _name=module.__name__,
+                    **kw):
+            calls[_name.rsplit(".", 1)[1]] = calls.get(_name.rsplit(".", 1)[1], 0) + 1
+            return _inner(frames, model, *args, **kw)
+        monkeypatch.setattr(module, "per_frame", counted)
+    return calls
+
+
+def _batch_run(root, checkpoint_dir, out, sample_batch):
+    config = runner.MiraBenchConfig(
+        common=CommonConfig(metrics=PER_FRAME, offline=True, device="cpu",
+                            checkpoint_dir=str(next(iter(checkpoint_dir.values())).parent),
+                            sample_batch=sample_batch),
+        meta_csv=root / "meta_generated.csv", generated_dir=root / "generated",
+        output_dir=out, model_name="m", architectures=tiny_models.ARCHITECTURES)
+    runner.run(config)
+    return {row["sample_id"]: row for row in map(
+        json.loads, (out / "per_sample_scores.jsonl").read_text().splitlines())}
+
+
+def test_sample_batch_shares_the_tower_calls_and_moves_no_value_beyond_1e_5(
+        checkpoint_dir, tmp_path, monkeypatch):
+    # Four videos of one size, one of another (DINO shares calls within a size only), a
+    # one-frame video (no temporal consistency: it is scored alone, with its reason), and
+    # a meta row whose video is missing (its load fails; the others still share calls).
+    clips = {i: mirabench_clips.parallax_clip(5, i, 36, 60) for i in (1, 2, 3, 4)}
+    clips[5] = mirabench_clips.static_clip(4, 5, 48, 64)
+    clips[6] = mirabench_clips.static_clip(1, 6, 36, 60)
+    mirabench_clips.write_set(tmp_path, clips, "generated", "meta_generated.csv")
+    meta = tmp_path / "meta_generated.csv"
+    lines = meta.read_text().splitlines()
+    meta.write_text("\n".join(lines[:3] + [lines[3].replace("3.mp4", "absent.mp4", 1)]
+                              + lines[4:]) + "\n")
+    calls = _counting(monkeypatch)
+    alone = _batch_run(tmp_path, checkpoint_dir, tmp_path / "alone", 1)
+    calls_alone = dict(calls)
+    calls.clear()
+    batched = _batch_run(tmp_path, checkpoint_dir, tmp_path / "batched", 3)
+    assert set(alone) == set(batched) and "3" in alone and alone["3"].get("error")
+    for video, row in alone.items():
+        assert row.get("error") == batched[video].get("error"), video
+        assert row.get("unavailable") == batched[video].get("unavailable"), video
+        assert set(row.get("metrics", {})) == set(batched[video].get("metrics", {})), video
+        for metric_id, value in row.get("metrics", {}).items():
+            assert batched[video]["metrics"][metric_id] == pytest.approx(
+                value, rel=1e-5, abs=1e-5), (video, metric_id)
+    assert "temporal_dino_consistency" in alone["6"]["unavailable"]
+    # Alone: one call per scorable video (3 is missing; 6, one frame, has no temporal
+    # consistency). Batched (groups {1,2,3}, {4,5,6}): group one shares one call per
+    # tower; in group two DINO calls once per size (4 and 5 differ; 6 is too short),
+    # CLIP B/32 once, the aesthetic head once (with 6).
+    assert calls_alone == {"temporal_dino_consistency": 4, "temporal_clip_consistency": 4,
+                           "aesthetic_quality": 5}
+    assert calls["aesthetic_quality"] == 2 and calls["temporal_clip_consistency"] == 2
+    assert calls["temporal_dino_consistency"] == 3

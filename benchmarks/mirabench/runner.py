@@ -25,6 +25,7 @@ from benchmarks.common import shards
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
 from benchmarks.common.sample_store import SampleStore, config_digest
+from benchmarks.mirabench import batching
 from benchmarks.mirabench import card as card_parts
 from benchmarks.mirabench import families as families_lib
 from benchmarks.mirabench import layout
@@ -98,7 +99,8 @@ def run(config: MiraBenchConfig) -> scorecard_pb2.Scorecard:
             rows, sample_lib.ref, store, label="MiraBench",
             load=functools.partial(sample_lib.load, max_side=config.common.max_side),
             score=lambda row, loaded: sample_lib.score(row, loaded, per_video, metric_ids),
-            digest=sample_lib.digest, decode_workers=config.common.decode_workers)
+            digest=sample_lib.digest, decode_workers=config.common.decode_workers,
+            batch=batching.stage(per_video, config.common.sample_batch))
     samples = outcome.samples
     sets = set_step.compute(rows, metric_ids)
     return _finish(config, out, rows, samples, outcome, prepared, metric_ids, sets,

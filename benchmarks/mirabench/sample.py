@@ -35,6 +35,9 @@ class VideoContext(sample_context.SampleContext):
     """What a MiraBench family sees: every frame (BGR, native size), the row."""
 
     row: layout.Row
+    # Per-frame model outputs computed with other videos' frames (--sample_batch), by
+    # metric id; empty when this video is scored alone.
+    shared: dict = dataclasses.field(default_factory=dict)
 
     def rgb(self) -> np.ndarray:
         return np.ascontiguousarray(self.frames[..., ::-1])
@@ -45,6 +48,7 @@ class Loaded:
     frames: np.ndarray
     digest: str
     warnings: tuple
+    shared: dict = dataclasses.field(default_factory=dict)  # see VideoContext.shared
 
 
 def ref(row: layout.Row, split: str = SPLIT) -> sample_loop.SampleRef:
@@ -90,7 +94,8 @@ def score(row: layout.Row, loaded: Loaded, families: Sequence,
         "height": str(loaded.frames.shape[1]), "width": str(loaded.frames.shape[2])})
     for warning in loaded.warnings:
         sample_loop.add_warning(sample, warning)
-    ctx = VideoContext(sample_id=r.sample_id, split=r.split, frames=loaded.frames, row=row)
+    ctx = VideoContext(sample_id=r.sample_id, split=r.split, frames=loaded.frames, row=row,
+                       shared=loaded.shared)
     columns = sample_loop.run_families(ctx, families, sample)
     for key, value in columns.items():
         sample.metrics[key] = float(value)

@@ -30,6 +30,7 @@ import pathlib
 from typing import Optional
 
 from benchmarks.common import calibration
+from benchmarks.common import executor as executor_lib
 from benchmarks.common import trust
 from benchmarks.vmbench import cas
 from benchmarks.vmbench import checkpoints as specs
@@ -197,8 +198,7 @@ def load(config_common, metric_ids, quirks: Quirks = Quirks(), options: Options 
          architectures=None, device=None):
     """({metric id: family}, {metric id: unavailable reason}) for the model metrics in
     `metric_ids` that have a builder; families in ORDER."""
-    from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
-    device = str(device or device_lib.resolve_device(config_common.device))
+    device = str(device or executor_lib.device(config_common.device))
     loader = model_loader.Loader(Settings(config_common.checkpoint_dir, config_common.offline),
                                  device, architectures)
     families, reasons = {}, {}

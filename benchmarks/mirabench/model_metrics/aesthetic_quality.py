@@ -33,9 +33,26 @@ def compute(frames: np.ndarray, model: aesthetic.AestheticModel,
     Raises:
         ValueError: Bad frames, or a tower not built with QuickGELU.
     """
-    frames = clip_frames.checked(frames)
+    return from_frame_values(per_frame(list(checked(frames)), model, batch_size))
+
+
+# The three parts of `compute`, for --sample_batch (frames of several clips, of any sizes,
+# in shared model calls: each frame is preprocessed, embedded and scored alone).
+ONE_SIZE_PER_CALL = False
+
+
+def checked(frames) -> np.ndarray:
+    return clip_frames.checked(frames)
+
+
+def per_frame(frames, model: aesthetic.AestheticModel,
+              batch_size: int = vision.DEFAULT_BATCH_SIZE) -> np.ndarray:
+    """The LAION head's score of each RGB frame, (N,)."""
     if model.clip.activation != ACTIVATION:
         raise ValueError(f"clip.load's towers use {ACTIVATION}, this one {model.clip.activation}")
-    scores = aesthetic.frame_scores([f[:, :, ::-1] for f in frames], model, model.clip.device,
-                                    batch_size)
+    return np.asarray(aesthetic.frame_scores([f[:, :, ::-1] for f in frames], model,
+                                             model.clip.device, batch_size))
+
+
+def from_frame_values(scores: np.ndarray) -> float:
     return float(np.mean(scores))

@@ -34,9 +34,26 @@ def compute(frames: np.ndarray, model: vision.ClipVision,
         ValueError: Fewer than 2 frames, frames that are not uint8 RGB, or a tower not
             built with QuickGELU.
     """
-    frames = clip_frames.checked(frames, min_frames=2)
+    return from_frame_values(per_frame(list(checked(frames)), model, batch_size))
+
+
+# The three parts of `compute`, for --sample_batch (frames of several clips, of any sizes,
+# in shared model calls: each frame is preprocessed and embedded alone).
+ONE_SIZE_PER_CALL = False
+
+
+def checked(frames) -> np.ndarray:
+    return clip_frames.checked(frames, min_frames=2)
+
+
+def per_frame(frames, model: vision.ClipVision, batch_size: int = vision.DEFAULT_BATCH_SIZE
+              ) -> np.ndarray:
+    """The L2-normalised image embedding of each RGB frame, (N, 512)."""
     if model.activation != ACTIVATION:
         raise ValueError(f"clip.load's towers use {ACTIVATION}, this one {model.activation}")
     bgr = [f[:, :, ::-1] for f in frames]
-    return consistency.first_and_adjacent_consistency(
-        vision.image_embeddings(model, bgr, batch_size=batch_size).cpu().numpy())
+    return vision.image_embeddings(model, bgr, batch_size=batch_size).cpu().numpy()
+
+
+def from_frame_values(embeddings: np.ndarray) -> float:
+    return consistency.first_and_adjacent_consistency(embeddings)

@@ -28,6 +28,23 @@ def compute(frames: np.ndarray, model: VisionTransformer,
     Raises:
         ValueError: Fewer than 2 frames or frames that are not uint8 RGB.
     """
-    frames = clip_frames.checked(frames, min_frames=2)
-    return consistency.first_and_adjacent_consistency(
-        vit.frame_embeddings(model, list(frames), batch_size=batch_size).cpu().numpy())
+    return from_frame_values(per_frame(list(checked(frames)), model, batch_size))
+
+
+# The three parts of `compute`, for --sample_batch (frames of several clips of one size
+# in shared model calls: every operation is per frame).
+ONE_SIZE_PER_CALL = True  # frame_embeddings stacks frames without resizing them to one size
+
+
+def checked(frames) -> np.ndarray:
+    return clip_frames.checked(frames, min_frames=2)
+
+
+def per_frame(frames, model: VisionTransformer, batch_size: int = vit.DEFAULT_BATCH_SIZE
+              ) -> np.ndarray:
+    """The L2-normalised class token of each RGB frame, (N, 768)."""
+    return vit.frame_embeddings(model, frames, batch_size=batch_size).cpu().numpy()
+
+
+def from_frame_values(embeddings: np.ndarray) -> float:
+    return consistency.first_and_adjacent_consistency(embeddings)

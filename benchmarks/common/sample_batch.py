@@ -1,0 +1,107 @@
+"""--sample_batch: model calls shared by several samples, where the official protocol allows.
+
+A benchmark whose families run a per-frame model (each frame through the network alone:
+eval mode, no batch statistics, no cross-frame attention) may give the sample loop a
+`BatchStage`. The local loop then takes the next `size` loaded samples together, calls
+`stage.run(items, loadeds)` once, and scores each sample on the loaded value it returns
+(the benchmark puts the shared model outputs in it; its families use them instead of
+calling the model alone). Values move only by float rounding (the batch's matrix products
+sum in another order); each benchmark's runner test pins that at 1e-5.
+
+Failures stay per sample:
+  - a sample whose load failed is left out of the stage and fails as without batching;
+  - the stage raising an expected error (family.EXPECTED_ERRORS: a bad input) scores
+    every sample of the group alone, each through its families' own path, so the error
+    lands on the sample it belongs to;
+  - anything else raised by the stage is our bug: every sample of the group is an
+    internal-error row with the traceback (the run goes on and exits 1).
+
+`shared_calls` is the helper a stage is made of: every sample's frames through one
+function in as few calls as the frames allow, the output split back per sample.
+"""
+
+import concurrent.futures
+import dataclasses
+from typing import Callable, Hashable, List, Optional, Sequence
+
+import numpy as np
+from absl import logging
+
+from benchmarks.common import family as family_lib
+from benchmarks.common.errors import InputError
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchStage:
+    """`run(items, loadeds) -> loadeds` for `size` samples at a time (see above)."""
+
+    size: int
+    run: Callable[[Sequence[object], Sequence[object]], Sequence[object]]
+
+
+def check_size(size) -> int:
+    """The --sample_batch value, or InputError (exit 2) naming the flag."""
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise InputError("--sample_batch", "a whole number of samples, 1 or more", repr(size))
+    return size
+
+
+def stage_or_none(size: int, run) -> Optional[BatchStage]:
+    """A stage of `size` samples, or None when there is nothing to share (size 1)."""
+    return BatchStage(check_size(size), run) if size > 1 else None
+
+
+def shared_calls(frame_lists: Sequence[Sequence[np.ndarray]],
+                 fn: Callable[[List[np.ndarray]], np.ndarray],
+                 key: Callable[[np.ndarray], Hashable] = lambda frame: 0) -> List[np.ndarray]:
+    """[fn(frames of sample i)] for each i, computed as fn over the concatenated frames of
+    every sample with the same `key(first frame)` (e.g. the frame shape, for a model that
+    stacks frames without resizing them to one size), split back by sample.
+
+    `fn` maps a list of frames to one output row per frame (its own batch size decides
+    how many go through the network per call)."""
+    out: List[Optional[np.ndarray]] = [None] * len(frame_lists)
+    groups = {}
+    for i, frames in enumerate(frame_lists):
+        groups.setdefault(key(frames[0]), []).append(i)
+    for members in groups.values():
+        joined = [frame for i in members for frame in frame_lists[i]]
+        values = np.asarray(fn(joined))
+        if len(values) != len(joined):
+            raise RuntimeError(f"a shared call gave {len(values)} rows for {len(joined)} frames")
+        start = 0
+        for i in members:
+            out[i] = values[start:start + len(frame_lists[i])]
+            start += len(frame_lists[i])
+    return out
+
+
+def run_stage(stage: BatchStage, items: Sequence, pending: Sequence
+              ) -> List[concurrent.futures.Future]:
+    """The futures the group's samples are scored from (done futures of their loads):
+    each load's own where it failed or the stage fell back, else one holding the stage's
+    loaded value for it, or the stage's bug (the loop records it as an internal error)."""
+    ok = [i for i, p in enumerate(pending) if p.exception() is None]
+    if len(ok) < 2:
+        return list(pending)
+    try:
+        shared = stage.run([items[i] for i in ok], [pending[i].result() for i in ok])
+    except family_lib.EXPECTED_ERRORS as e:
+        logging.warning("--sample_batch: scoring these %d samples one at a time: %s: %s",
+                        len(ok), type(e).__name__, e)
+        return list(pending)
+    except Exception as e:  # pylint: disable=broad-except  (each sample records the bug)
+        logging.error("--sample_batch stage: internal error: %s: %s", type(e).__name__, e)
+        shared = [e] * len(ok)
+    if len(shared) != len(ok):
+        shared = [RuntimeError(f"the --sample_batch stage returned {len(shared)} loaded "
+                               f"samples for {len(ok)}")] * len(ok)
+    out = list(pending)
+    for i, value in zip(ok, shared):
+        future = concurrent.futures.Future()
+        if isinstance(value, Exception):
+            future.set_exception(value)
+        else:
+            future.set_result(value)
+        out[i] = future
+    return out
