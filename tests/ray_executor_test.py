@@ -192,13 +192,13 @@ def _timed_score(item, loaded):
 
 
 def _intervals(tmp_path, prefetch):
-    ray_executor.install(_ray_config(num_workers=1))
+    ray_executor.install(CommonConfig(executor="ray", num_workers=1))
     with SampleStore(tmp_path / f"p{prefetch}.jsonl", "digest", resume=False) as store:
         outcome = sample_loop.run(list(range(4)), _ref, store, _timed_load, _timed_score,
                                   "test", prefetch=prefetch)
     assert not any(s.error for s in outcome.samples)
-    return [{k: float(v) for k, v in s.diagnostics.items() if not k.startswith("seconds")}
-            for s in outcome.samples]
+    names = ("load_start", "load_end", "score_start", "score_end")
+    return [{k: float(s.diagnostics[k]) for k in names} for s in outcome.samples]
 
 
 def test_an_actor_loads_the_next_sample_while_it_scores_one(ray, tmp_path):

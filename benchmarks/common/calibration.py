@@ -1,7 +1,8 @@
 """Backend parity facts derived from the parity table (tools/calibration/parity.csv).
 
 The table (written by //tools/calibration:write_parity_table from the parity checks,
-each recomputed by the test named in its rows) has one row per (backend, check): what
+each recomputed by the test named in its rows) has one or more rows per (backend,
+check), each with its own comparison (e.g. float32 and float16 scores): what
 of worldeval's pipeline was compared with the official package (preprocess, features,
 score), against which package version, on which weights, with the tolerance and the
 largest difference seen. This module owns the table's row format and reading, and
