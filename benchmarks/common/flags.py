@@ -77,8 +77,9 @@ DECODE_WORKERS = flags.DEFINE_integer(
 SAMPLE_BATCH = flags.DEFINE_integer(
     "sample_batch", 1, "--executor=local: how many samples share each call of a per-frame "
     "model, where the benchmark's official protocol scores frames independently (MiraBench: "
-    "the DINO, CLIP and aesthetic towers). Values move by float rounding only (tested "
-    "within 1e-5); 1 (the default) calls the model for each sample alone.", lower_bound=1)
+    "the DINO, CLIP and aesthetic towers; the other runners have no such stage yet and say "
+    "so). Values move by float rounding only (tested within 1e-5); 1 (the default) calls "
+    "the model for each sample alone.", lower_bound=1)
 MAX_SAMPLE_RETRIES = flags.DEFINE_integer(
     "max_sample_retries", 2, "--executor=ray: how many times a sample whose actor died is "
     "given to another one before it is recorded as an error row.", lower_bound=0)

@@ -51,6 +51,15 @@ def stage_or_none(size: int, run) -> Optional[BatchStage]:
     return BatchStage(check_size(size), run) if size > 1 else None
 
 
+def no_stage(size: int, label: str) -> None:
+    """For a step with no per-frame model calls to share: None, after saying so when
+    --sample_batch asked for more than 1 (the run's flags record it: the log says it did
+    nothing)."""
+    if check_size(size) > 1:
+        logging.warning("%s: --sample_batch=%d has no effect here (no per-frame model whose "
+                        "calls may be shared); every sample is scored alone", label, size)
+
+
 def shared_calls(frame_lists: Sequence[Sequence[np.ndarray]],
                  fn: Callable[[List[np.ndarray]], np.ndarray],
                  key: Callable[[np.ndarray], Hashable] = lambda frame: 0) -> List[np.ndarray]:

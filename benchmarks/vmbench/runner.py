@@ -21,6 +21,7 @@ from typing import List, Optional
 from benchmarks.common import max_side
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
+from benchmarks.common import sample_batch
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import shards
@@ -141,7 +142,8 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
             items, sample_lib.ref, store, label="VMBench",
             load=functools.partial(sample_lib.load, max_side=config.common.max_side),
             score=lambda item, loaded: sample_lib.score(item, loaded, families),
-            digest=sample_lib.digest, decode_workers=config.common.decode_workers)
+            digest=sample_lib.digest, decode_workers=config.common.decode_workers,
+            batch=sample_batch.no_stage(config.common.sample_batch, "VMBench"))
     samples = outcome.samples
     backends = {f.metric_ids[0]: trust.with_digests(f.backend, f.checkpoints)
                 for f in families}

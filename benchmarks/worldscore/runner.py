@@ -17,6 +17,7 @@ from typing import Callable, List, Optional, Tuple
 
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
+from benchmarks.common import sample_batch
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import shards
@@ -113,7 +114,8 @@ def run(config: WorldScoreConfig) -> scorecard_pb2.Scorecard:
                 item, loaded, per_movement[item.movement], config.data_root),
             digest=sample_lib.digest,
             on_sample=lambda item, s: write_evaluation(config.output_dir, s),
-            decode_workers=config.common.decode_workers)
+            decode_workers=config.common.decode_workers,
+            batch=sample_batch.no_stage(config.common.sample_batch, "WorldScore"))
     samples = outcome.samples
     for s in samples:
         write_evaluation(config.output_dir, s)

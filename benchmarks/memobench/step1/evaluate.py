@@ -10,6 +10,7 @@ import pathlib
 from typing import Dict, List
 
 from benchmarks.common import scorecard as card_lib
+from benchmarks.common import sample_batch
 from benchmarks.common import sample_loop
 from benchmarks.common import trust
 from benchmarks.common.sample_store import SampleStore, config_digest
@@ -55,7 +56,8 @@ def run_step1(config, clips, rows, data_root: pathlib.Path, metric_ids,
             score=lambda clip, loaded: clip_eval.evaluate(
                 clip, loaded, config.sample_step, prepared, metric_ids),
             digest=lambda clip: clip_eval.input_digests(clip, rows, data_root),
-            decode_workers=config.common.decode_workers)
+            decode_workers=config.common.decode_workers,
+            batch=sample_batch.no_stage(config.common.sample_batch, "MemoBench Step 1"))
     samples = outcome.samples
     eval_path = eval_csv.write(output_dir / f"eval_{config.mode}.csv", samples)
     return Step1Outcome(
