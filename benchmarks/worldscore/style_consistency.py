@@ -4,7 +4,8 @@ frames to input_image.png (spec §4.6; third_party/gram_matrix_metrics.py).
 Images as the official `image_loader` reads them: PIL, `transforms.Resize(imsize)`
 (shorter side to imsize, bilinear) then ToTensor; imsize is 512 when CUDA is available
 and 128 otherwise (`512 if torch.cuda.is_available() else 128`, whatever device the
-run uses). `--gram_resize=auto` keeps that rule; 512 or 128 force one. Both are named
+run uses; on --executor=ray, whether the actors get a GPU). `--gram_resize=auto` keeps
+that rule; 512 or 128 force one. Both are named
 in the backend: 512 is what the leaderboard's GPU runs used; 128 (the official code's
 CPU behaviour) is recorded as NOT the leaderboard setting. Score: the mean over
 anchor_frame_idx[1:] of metrics.style.gram.style_distance (5 pre-ReLU conv layers).
@@ -14,6 +15,7 @@ that is not 3-channel fails the metric (the official evaluator's fallback would 
 
 from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
+from benchmarks.common import executor as executor_lib
 from benchmarks.common import family
 from benchmarks.common import model_recipe
 from benchmarks.common.errors import InputError
@@ -69,10 +71,11 @@ def load_tensor(image, size: int):
 def build(config, metric_ids) -> family.Family:
     """The family; loads VGG19 `features` (config.architectures["vgg19_widths"] in tests)."""
     del metric_ids
-    import torch  # pylint: disable=import-outside-toplevel
     from PIL import Image  # pylint: disable=import-outside-toplevel
     from metrics.style import gram  # pylint: disable=import-outside-toplevel
-    size = image_size(config.gram_resize, torch.cuda.is_available())
+    # "CUDA is available" where the metric runs: this process locally, the actors on Ray.
+    size = image_size(config.gram_resize,
+                      executor_lib.device("auto").startswith("cuda"))
     found, ref = checkpoint_refs.resolve(VGG19, config.common, METRIC_IDS[0])
     widths = (config.architectures or {}).get("vgg19_widths", (64, 128, 256, 512))
     features = model_recipe.prepared(lambda device: gram.load_features(found.path, device,
