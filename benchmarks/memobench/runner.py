@@ -165,6 +165,7 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     expected = [(split, cid) for split in splits for cid in sorted(rows[split])
                 if _keep(config, cid, cid.rsplit("_", 1)[0] if split == dataset.SYNTHETIC
                          else dataset.REAL)]
+    expected = shards.select(expected, lambda key: key, config.common)  # this shard's rows
     clips = [c for c in _discover(config, splits) if _keep(config, c.clip_id, c.scene)]
     clips = shards.select(clips, lambda c: clip_eval.ref(c).key, config.common)
     if config.common.limit:

@@ -129,6 +129,14 @@ def assert_shards_split(runs: Runs, store: str = outputs_lib.PER_SAMPLE) -> None
     flat = sum(keys, [])
     assert len(set(flat)) == len(flat)
     assert sorted(flat) == sorted(sample_keys(runs.dir(SINGLE), store))
+    # Each shard counts only its own samples as expected (and as missing); together the
+    # single run's.
+    coverages = [runs.cards[i].coverage for i in range(runs.num_shards)]
+    single = runs.cards[SINGLE].coverage
+    assert sum(c.expected for c in coverages) == single.expected, [
+        c.expected for c in coverages]
+    missing = sum((list(c.missing_sample_ids) for c in coverages), [])
+    assert sorted(missing) == sorted(single.missing_sample_ids)
     for i in range(runs.num_shards):
         verification = runs.cards[i].verification
         assert not verification.leaderboard_eligible
