@@ -13,6 +13,7 @@ import pytest
 
 from benchmarks.common import executor as executor_lib
 from benchmarks.common import ray_executor
+from benchmarks.common import run_device
 from benchmarks.common import sample_loop
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
@@ -225,4 +226,4 @@ def test_the_device_is_the_actors_not_the_drivers(ray):
         ray_executor.install(CommonConfig(executor="ray", device="cuda", gpus_per_worker=0))
     ray_executor.install(CommonConfig(executor="ray", device="cuda:0"))
     ray_executor.install(CommonConfig())  # back to the local loop
-    assert executor_lib.device("cpu") == "cpu"
+    assert run_device.resolve("cpu") == "cpu"

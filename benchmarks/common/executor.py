@@ -9,7 +9,8 @@ An executor has `evaluate(todo, refs, load, score, label, emit, ahead=1)`: it sc
 item of `todo` (refs[i] is todo[i]'s SampleRef) and calls `emit(i, sample)` once per item,
 in any order, as each result arrives (`ahead`: how many samples a worker may load while
 it scores one; 0 when the step loads nothing ahead); `record() -> {str: str}`; and
-`device(flag) -> str`, the device its workers' models run on for --device=`flag`.
+`device(flag) -> str`, the device its workers' models run on for --device=`flag`
+(benchmarks/common/run_device.py asks it).
 """
 
 from typing import Dict, Optional
@@ -32,17 +33,6 @@ def record() -> Dict[str, str]:
     if _current is None:
         return {"executor": "local"}
     return dict(_current.record())
-
-
-def device(flag: str) -> str:
-    """The device models run on for --device=`flag` under this executor, as a string:
-    locally this machine's (metrics.device); on Ray the actors' ("auto" is cuda when each
-    actor is given a GPU). Steps resolve "auto" with this, never with the driver's
-    torch alone."""
-    if _current is None:
-        from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
-        return str(device_lib.resolve_device(flag))
-    return _current.device(flag)
 
 
 def run_on(remote, todo, refs, load, score, label, emit, on_sample, ahead: int = 1) -> None:

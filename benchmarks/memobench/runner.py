@@ -16,9 +16,9 @@ from typing import List, Optional, Tuple
 
 from absl import logging
 
-from benchmarks.common import executor as executor_lib
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
+from benchmarks.common import run_device
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import shards
@@ -284,7 +284,7 @@ def _device_used(config: MemobenchConfig, checkpoints) -> str:
     """The torch device when a model was loaded; pixel metrics and judges run on the CPU."""
     if not checkpoints:
         return "cpu"
-    return executor_lib.device(config.step1.device)
+    return run_device.resolve(config.step1.device)
 
 
 def _run_vqa(config: MemobenchConfig, data_root: pathlib.Path, output_dir: pathlib.Path):

@@ -30,7 +30,7 @@ import pathlib
 from typing import Optional
 
 from benchmarks.common import calibration
-from benchmarks.common import executor as executor_lib
+from benchmarks.common import run_device
 from benchmarks.common import trust
 from benchmarks.vmbench import cas
 from benchmarks.vmbench import checkpoints as specs
@@ -198,7 +198,7 @@ def load(config_common, metric_ids, quirks: Quirks = Quirks(), options: Options 
          architectures=None, device=None):
     """({metric id: family}, {metric id: unavailable reason}) for the model metrics in
     `metric_ids` that have a builder; families in ORDER."""
-    device = str(device or executor_lib.device(config_common.device))
+    device = str(device or run_device.resolve(config_common.device))
     loader = model_loader.Loader(Settings(config_common.checkpoint_dir, config_common.offline),
                                  device, architectures)
     families, reasons = {}, {}

@@ -15,9 +15,9 @@ that is not 3-channel fails the metric (the official evaluator's fallback would 
 
 from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
-from benchmarks.common import executor as executor_lib
 from benchmarks.common import family
 from benchmarks.common import model_recipe
+from benchmarks.common import run_device
 from benchmarks.common.errors import InputError
 from benchmarks.worldscore import metric_specs
 from benchmarks.worldscore import prompts
@@ -75,7 +75,7 @@ def build(config, metric_ids) -> family.Family:
     from metrics.style import gram  # pylint: disable=import-outside-toplevel
     # "CUDA is available" where the metric runs: this process locally, the actors on Ray.
     size = image_size(config.gram_resize,
-                      executor_lib.device("auto").startswith("cuda"))
+                      run_device.resolve("auto").startswith("cuda"))
     found, ref = checkpoint_refs.resolve(VGG19, config.common, METRIC_IDS[0])
     widths = (config.architectures or {}).get("vgg19_widths", (64, 128, 256, 512))
     features = model_recipe.prepared(lambda device: gram.load_features(found.path, device,
