@@ -163,9 +163,11 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
     card = scorecard_pb2.Scorecard(benchmark_id=BENCHMARK_ID, model_name=config.model_name,
                                    benchmark_version=BENCHMARK_VERSION)
     card.metrics.extend(metrics)
+    def this_shard(indices):  # a shard expects (and finds) only its own videos
+        return shards.select(indices, lambda i: sample_loop.SampleRef(i).key, config.common)
     card.coverage.CopyFrom(card_lib.coverage(
-        [p.index for p in suite], [p.index for p, _ in layout.videos], samples,
-        "prompt manifest indices"))
+        this_shard([p.index for p in suite]), this_shard([p.index for p, _ in layout.videos]),
+        samples, "prompt manifest indices"))
     card.coverage.internal_error_sample_ids.extend(outcome.internal_errors)
     card.verification.CopyFrom(verification.assess(card, config, len(items), metric_ids))
     card.notes.extend(verification.notes(config, suite, layout, outcome))
