@@ -46,10 +46,10 @@ from benchmarks.common import executor as executor_lib
 from benchmarks.common import family as family_lib
 from benchmarks.common import progress as progress_lib
 from benchmarks.common import sample_batch
+from benchmarks.common.errors import InputError
 from benchmarks.common.sample_records import (  # pylint: disable=unused-import  (re-exported)
     DIGEST_PREFIX, GENERATED, INPUT_ERRORS, WARNINGS, add_warning, discard_changed,
     record_digests, stored_digests, warnings_of)
-from benchmarks.common.errors import InputError
 from benchmarks.common.sample_store import Key, SampleStore
 from proto import scorecard_pb2
 
@@ -57,7 +57,6 @@ SECONDS = "seconds:"  # diagnostics key prefix: time spent per family
 INTERNAL_ERROR = "internal_error"  # diagnostics key: "1" when the error is our bug
 NOT_COVERED = ("not computed (--stored_only): no shard's per_sample_scores.jsonl holds this "
                "sample under these settings (a missing shard, or its inputs changed since)")
-
 
 
 @dataclasses.dataclass(frozen=True)
