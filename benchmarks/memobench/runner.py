@@ -282,9 +282,7 @@ def _warning_notes(samples) -> List[str]:
 
 def _device_used(config: MemobenchConfig, checkpoints) -> str:
     """The torch device when a model was loaded; pixel metrics and judges run on the CPU."""
-    if not checkpoints:
-        return "cpu"
-    return run_device.resolve(config.step1.device)
+    return run_device.resolve(config.step1.device) if checkpoints else "cpu"
 
 
 def _run_vqa(config: MemobenchConfig, data_root: pathlib.Path, output_dir: pathlib.Path):
