@@ -18,10 +18,15 @@ Failures stay per sample:
 
 `shared_calls` is the helper a stage is made of: every sample's frames through one
 function in as few calls as the frames allow, the output split back per sample.
+`frame_stage` is the stage most benchmarks need: a list of `FrameCall`s (which frames of
+a loaded sample a per-frame model sees, and the model call), their rows put in each
+loaded sample's `shared` dict under the call's name, which the engine hands the families
+as `SampleContext.shared`.
 """
 
 import concurrent.futures
 import dataclasses
+import functools
 from typing import Callable, Hashable, List, Optional, Sequence
 
 import numpy as np
@@ -60,9 +65,20 @@ def no_stage(size: int, label: str) -> None:
                         "calls may be shared); every sample is scored alone", label, size)
 
 
+def any_size(frame) -> Hashable:
+    """FrameCall.key of a model that resizes every frame to one input size itself."""
+    del frame
+    return 0
+
+
+def frame_shape(frame) -> Hashable:
+    """FrameCall.key of a model that stacks frames at their own size."""
+    return np.shape(frame)
+
+
 def shared_calls(frame_lists: Sequence[Sequence[np.ndarray]],
                  fn: Callable[[List[np.ndarray]], np.ndarray],
-                 key: Callable[[np.ndarray], Hashable] = lambda frame: 0) -> List[np.ndarray]:
+                 key: Callable[[np.ndarray], Hashable] = any_size) -> List[np.ndarray]:
     """[fn(frames of sample i)] for each i, computed as fn over the concatenated frames of
     every sample with the same `key(first frame)` (e.g. the frame shape, for a model that
     stacks frames without resizing them to one size), split back by sample.
@@ -83,6 +99,55 @@ def shared_calls(frame_lists: Sequence[Sequence[np.ndarray]],
             out[i] = values[start:start + len(frame_lists[i])]
             start += len(frame_lists[i])
     return out
+
+
+@dataclasses.dataclass(frozen=True)
+class FrameCall:
+    """One per-frame model whose calls samples may share.
+
+    name: the key of its rows in the loaded sample's `shared` dict (the family reads
+        `ctx.shared.get(name)`, and computes alone when it is absent).
+    frames: loaded sample -> the frames the model sees for it, in the order the family
+        expects its rows; ValueError (or no frame) leaves the sample out of the shared
+        calls: its family's own path scores it, and says why it cannot be.
+    fn: a list of frames -> one output row per frame (the model is got inside it, so it
+        is built where the stage runs).
+    key: frame -> which frames may share a call (any_size or frame_shape).
+    """
+
+    name: str
+    frames: Callable[[object], Sequence[np.ndarray]]
+    fn: Callable[[List[np.ndarray]], object]
+    key: Callable[[np.ndarray], Hashable] = any_size
+
+
+def frame_stage(calls: Sequence[FrameCall], size: int, label: str) -> Optional[BatchStage]:
+    """The stage that runs `calls` over `size` loaded samples at a time; None when size
+    is 1, or when there is no call (after no_stage's warning, for `label`). A loaded
+    sample is a frozen dataclass with a `shared` dict."""
+    if not calls:
+        return no_stage(size, label)
+    return stage_or_none(size, functools.partial(_run_frame_calls, tuple(calls)))
+
+
+def _run_frame_calls(calls, items, loadeds) -> List[object]:
+    del items
+    shared = [dict(loaded.shared) for loaded in loadeds]
+    for call in calls:
+        usable = []
+        for i, loaded in enumerate(loadeds):
+            try:
+                frames = list(call.frames(loaded))
+            except ValueError:
+                continue  # scored alone: its own path says why it cannot be
+            if frames:
+                usable.append((i, frames))
+        if len(usable) < 2:
+            continue
+        values = shared_calls([frames for _, frames in usable], call.fn, key=call.key)
+        for (i, _), value in zip(usable, values):
+            shared[i][call.name] = value
+    return [dataclasses.replace(loaded, shared=s) for loaded, s in zip(loadeds, shared)]
 
 
 def run_stage(stage: BatchStage, items: Sequence, pending: Sequence

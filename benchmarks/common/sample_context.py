@@ -88,3 +88,6 @@ class SampleContext:
     # as it goes (families run in the order the benchmark lists them), so that a family
     # can use another's value, e.g. VMBench's MSS threshold reads that video's PAS.
     earlier: dict = dataclasses.field(default_factory=dict)
+    # Per-frame model outputs computed in calls shared with other samples (--sample_batch,
+    # sample_batch.frame_stage), by call name; empty when the sample is scored alone.
+    shared: dict = dataclasses.field(default_factory=dict)

@@ -60,6 +60,7 @@ class Loaded:
     digest: str
     gt_digest: str = ""
     warnings: Tuple[str, ...] = ()
+    shared: dict = dataclasses.field(default_factory=dict)  # see SampleContext.shared
 
 
 def ref(clip: GeneratedClip) -> sample_loop.SampleRef:
@@ -106,7 +107,7 @@ def context(clip: GeneratedClip, loaded: Loaded, sample_step: int) -> family_lib
     return family_lib.ClipContext(
         sample_id=clip.clip_id, split=clip.split, frames=loaded.frames,
         reference=sample_context.ReferenceFrames(gt.source), h=h, r=r, gt=gt,
-        sample_step=sample_step)
+        sample_step=sample_step, shared=loaded.shared)
 
 
 def evaluate(clip: GeneratedClip, loaded: Loaded, sample_step: int, prepared: Prepared,

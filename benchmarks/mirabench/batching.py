@@ -8,11 +8,7 @@ mirabench_test pins the per-video values of --sample_batch=3 to 1e-5 of the defa
 DINO stacks frames at their own size: only videos of one frame size share its calls.
 """
 
-import dataclasses
-import functools
-from typing import List, Optional, Sequence
-
-import numpy as np
+from typing import Optional, Sequence
 
 from benchmarks.common import sample_batch
 from benchmarks.mirabench import model_families
@@ -20,32 +16,8 @@ from benchmarks.mirabench import model_families
 
 def stage(families: Sequence, size: int) -> Optional[sample_batch.BatchStage]:
     """The stage for `size` videos at a time over the per-frame families among
-    `families`; None when there is none or size is 1."""
-    computes = [f.compute_fn for f in families
-                if isinstance(getattr(f, "compute_fn", None), model_families.PerFrame)]
-    if not computes:
-        return None
-    return sample_batch.stage_or_none(size, functools.partial(_run, computes))
-
-
-def _run(computes, rows, loadeds) -> List[object]:
-    del rows
-    rgb = [np.ascontiguousarray(loaded.frames[..., ::-1]) for loaded in loadeds]
-    shared = [{} for _ in loadeds]
-    for compute in computes:
-        metric = compute.metric
-        usable = []
-        for i, frames in enumerate(rgb):
-            try:
-                usable.append((i, list(metric.checked(frames))))
-            except ValueError:
-                continue  # scored alone: its own path says why it cannot be
-        if len(usable) < 2:
-            continue
-        model = compute.model.get()
-        values = sample_batch.shared_calls(
-            [frames for _, frames in usable], lambda frames: metric.per_frame(frames, model),
-            key=(lambda frame: frame.shape) if metric.ONE_SIZE_PER_CALL else lambda frame: 0)
-        for (i, _), value in zip(usable, values):
-            shared[i][compute.metric_id] = value
-    return [dataclasses.replace(loaded, shared=s) for loaded, s in zip(loadeds, shared)]
+    `families`; None when there is none (a warning if size > 1) or size is 1."""
+    return sample_batch.frame_stage(
+        [f.compute_fn.frame_call() for f in families
+         if isinstance(getattr(f, "compute_fn", None), model_families.PerFrame)], size,
+        "MiraBench")

@@ -12,9 +12,12 @@ files. families.py lists which family fills which code keys.
 
 import functools
 
+import numpy as np
+
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family as family_lib
 from benchmarks.common import model_recipe
+from benchmarks.common import sample_batch
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.mirabench import checkpoints as ckpts
@@ -57,6 +60,16 @@ class PerFrame:
 
     def __init__(self, metric_id: str, metric, model: model_recipe.ModelRecipe):
         self.metric_id, self.metric, self.model = metric_id, metric, model
+
+    def frame_call(self) -> sample_batch.FrameCall:
+        """Its network as a --sample_batch call: a video's checked RGB frames, keyed by
+        shape where the network stacks frames at their own size."""
+        metric = self.metric
+        return sample_batch.FrameCall(
+            self.metric_id,
+            frames=lambda loaded: metric.checked(np.ascontiguousarray(loaded.frames[..., ::-1])),
+            fn=lambda frames: metric.per_frame(frames, self.model.get()),
+            key=sample_batch.frame_shape if metric.ONE_SIZE_PER_CALL else sample_batch.any_size)
 
     def __call__(self, ctx) -> family_lib.FamilyResult:
         values = ctx.shared.get(self.metric_id)

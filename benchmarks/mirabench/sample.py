@@ -35,9 +35,6 @@ class VideoContext(sample_context.SampleContext):
     """What a MiraBench family sees: every frame (BGR, native size), the row."""
 
     row: layout.Row
-    # Per-frame model outputs computed with other videos' frames (--sample_batch), by
-    # metric id; empty when this video is scored alone.
-    shared: dict = dataclasses.field(default_factory=dict)
 
     def rgb(self) -> np.ndarray:
         return np.ascontiguousarray(self.frames[..., ::-1])
@@ -48,7 +45,7 @@ class Loaded:
     frames: np.ndarray
     digest: str
     warnings: tuple
-    shared: dict = dataclasses.field(default_factory=dict)  # see VideoContext.shared
+    shared: dict = dataclasses.field(default_factory=dict)  # see SampleContext.shared
 
 
 def ref(row: layout.Row, split: str = SPLIT) -> sample_loop.SampleRef:

@@ -4,14 +4,24 @@ on CLIP ViT-L/14 and CLIP-IQA+ on CLIP RN50) and GTRevisitSim (CLIP ViT-B/32). E
 builder resolves its checkpoints, or raises CheckpointUnavailable, and holds its model as a
 benchmarks/common/model_recipe (loaded once per process where compute runs: at prepare
 time in a local run, by each Ray actor on its own device otherwise).
+
+The per-frame CLIP models of VisualQuality (the aesthetic tower, CLIP-IQA+) also give
+`frame_calls(sample_step)`: with --sample_batch the frames of several clips share their
+calls (evaluate.py's stage) and each family reduces its clip's rows
+from `ctx.shared`, as alone.
 """
 
 from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import model_recipe
+from benchmarks.common import sample_batch
 from benchmarks.memobench.step1 import family
 from benchmarks.memobench.step1 import visual_quality as vq
+from metrics.video import sampling
 from proto import scorecard_pb2
+
+AESTHETIC_FRAMES = "AestheticScore:frame_scores"  # the shared rows' names (ctx.shared)
+IQA_FRAMES = "ImageQuality:frame_scores"
 
 
 _TINY = ("against numpy/reference transcriptions on tiny random weights of the official "
@@ -103,14 +113,62 @@ def aesthetic(settings) -> family.Family:
         settings.device, "aesthetic")
 
     def compute(ctx):
-        score = vq.aesthetic_score(ctx.frames, ctx.sample_step, model.get(), model.device())
-        return family.FamilyResult({"AestheticScore": score.score})
+        return family.FamilyResult({"AestheticScore": _aesthetic_score(ctx, model)})
 
-    return family.FunctionFamily("aesthetic", ("AestheticScore",), compute, _AESTHETIC_BACKEND,
-                                 (tower_ref, head_ref))
+    return _BatchedFamily("aesthetic", ("AestheticScore",), compute, _AESTHETIC_BACKEND,
+                          (tower_ref, head_ref),
+                          frame_calls=lambda step: [_aesthetic_call(model, step)])
 
 
-class _VisualQualityFamily(family.FunctionFamily):
+class _BatchedFamily(family.FunctionFamily):
+    """A family whose per-frame models may share calls with other clips' frames."""
+
+    def __init__(self, *args, frame_calls):
+        super().__init__(*args)
+        self._frame_calls = frame_calls
+
+    def frame_calls(self, sample_step: int):
+        """Its sample_batch.FrameCalls at this --sample_step."""
+        return self._frame_calls(sample_step)
+
+
+def _strided_frames(sample_step: int):
+    """loaded clip -> its frames iter_indices(0, N-1, sample_step), as visual_quality samples."""
+    def frames(loaded):
+        n = len(loaded.frames)
+        return [loaded.frames[i] for i in sampling.iter_indices(0, n - 1, sample_step, n)]
+    return frames
+
+
+def _aesthetic_call(model, sample_step: int) -> sample_batch.FrameCall:
+    from metrics.clip import aesthetic as aesthetic_lib  # pylint: disable=import-outside-toplevel
+    return sample_batch.FrameCall(  # CLIP resizes every frame to 224: any sizes share a call
+        AESTHETIC_FRAMES, _strided_frames(sample_step),
+        lambda frames: aesthetic_lib.frame_scores(frames, model.get(), model.device()))
+
+
+def _iqa_call(model, sample_step: int) -> sample_batch.FrameCall:
+    from metrics.clip import clipiqa  # pylint: disable=import-outside-toplevel
+    return sample_batch.FrameCall(  # frames_to_pixels stacks frames at their own size
+        IQA_FRAMES, _strided_frames(sample_step),
+        lambda frames: clipiqa.frame_scores(frames, model.get()), sample_batch.frame_shape)
+
+
+def _aesthetic_score(ctx, model) -> float:
+    scores = ctx.shared.get(AESTHETIC_FRAMES)
+    if scores is None:
+        return vq.aesthetic_score(ctx.frames, ctx.sample_step, model.get(), model.device()).score
+    return vq.clip_mean(scores)
+
+
+def _image_quality(ctx, model) -> float:
+    scores = ctx.shared.get(IQA_FRAMES)
+    if scores is None:
+        return vq.image_quality(ctx.frames, ctx.sample_step, model.get()).score
+    return vq.clip_mean(scores, clip_to_unit=True)
+
+
+class _VisualQualityFamily(_BatchedFamily):
     """VisualQuality's two halves; AestheticScore keeps its own backend."""
 
     def backend_for(self, metric_id: str) -> scorecard_pb2.Backend:
@@ -138,16 +196,14 @@ def visual_quality(settings) -> family.Family:
         settings.device, "clipiqa+")
 
     def compute(ctx):
-        return family.FamilyResult({
-            "AestheticScore": vq.aesthetic_score(
-                ctx.frames, ctx.sample_step, aesthetic_model.get(),
-                aesthetic_model.device()).score,
-            "ImageQuality": vq.image_quality(
-                ctx.frames, ctx.sample_step, iqa_model.get()).score})
+        return family.FamilyResult({"AestheticScore": _aesthetic_score(ctx, aesthetic_model),
+                                    "ImageQuality": _image_quality(ctx, iqa_model)})
 
-    return _VisualQualityFamily("visual_quality", ("VisualQuality", "AestheticScore"), compute,
-                                _VISUAL_QUALITY_BACKEND,
-                                (tower_ref, head_ref, rn50_ref, prompts_ref))
+    return _VisualQualityFamily(
+        "visual_quality", ("VisualQuality", "AestheticScore"), compute, _VISUAL_QUALITY_BACKEND,
+        (tower_ref, head_ref, rn50_ref, prompts_ref),
+        frame_calls=lambda step: [_aesthetic_call(aesthetic_model, step),
+                                  _iqa_call(iqa_model, step)])
 
 
 def gt_revisit(settings) -> family.Family:
