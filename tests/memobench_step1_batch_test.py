@@ -1,28 +1,33 @@
 """--sample_batch in MemoBench Step 1, on the tiny random checkpoints.
 
-VisualQuality's per-frame models (the LAION aesthetic predictor on CLIP ViT-L/14 and
-CLIP-IQA+ on RN50) see each frame alone, so the sampled frames of several clips may share
-their calls. The batched run must give every clip the values of the clip scored alone
-(to 1e-5: only float sums change order), leave a broken clip's error on that clip, and
-make fewer model calls: the aesthetic tower takes frames of any size in one call
-(CLIP resizes each to 224), CLIP-IQA+ only frames of one size.
+Step 1's per-frame models (DINOv2 for ObjIdentityConsistency, Depth Anything for
+Geo3DConsistency, VisualQuality's LAION aesthetic predictor on CLIP ViT-L/14 and CLIP-IQA+
+on RN50) see each frame alone, so the sampled frames of several clips may share their
+calls. The batched run must give every clip the values of the clip scored alone (to 1e-5:
+only float sums change order), leave a broken clip's error on that clip, and make fewer
+model calls: DINOv2 and the aesthetic tower take frames of any size in one call (each is
+resized to 224), Depth Anything and CLIP-IQA+ only frames of one size.
 """
 
-import json
 import shutil
 
 import cv2
 import pytest
 
+from benchmarks.common import batch_parity
 from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import bundled_sample
 from benchmarks.memobench import runner
 from benchmarks.memobench.step1.prepare import Step1Settings
 from metrics.clip import aesthetic
 from metrics.clip import clipiqa
+from metrics.depth import depth_anything
+from metrics.dinov2 import backbone
 from tests import memobench_tiny_checkpoints as tiny_checkpoints
 
-METRICS = ("VisualQuality", "AestheticScore")
+METRICS = ("ObjIdentityConsistency", "Geo3DConsistency", "VisualQuality", "AestheticScore")
+COUNTED = (("aesthetic", aesthetic, "frame_scores"), ("clipiqa", clipiqa, "frame_scores"),
+           ("dinov2", backbone, "patch_tokens"), ("depth", depth_anything, "depth_maps"))
 
 
 @pytest.fixture(scope="module")
@@ -51,43 +56,26 @@ def _run(clips, out, sample_batch):
         step1=Step1Settings(device="cpu", checkpoint_dir=str(ckpt), offline=True))
     with tiny_checkpoints.pins_cleared():
         runner.run(config)
-    return {row["sample_id"]: row for row in map(
-        json.loads, (out / "per_sample_scores.jsonl").read_text().splitlines())}
-
-
-def _counting(monkeypatch):
-    """Counts the calls of each model's frame_scores (the model calls)."""
-    calls = {}
-    for name, module in (("aesthetic", aesthetic), ("clipiqa", clipiqa)):
-        def counted(*args, _inner=module.frame_scores, _name=name, **kwargs):
-            calls[_name] = calls.get(_name, 0) + 1
-            return _inner(*args, **kwargs)
-        monkeypatch.setattr(module, "frame_scores", counted)
-    return calls
+    return batch_parity.rows(out)
 
 
 def test_sample_batch_shares_the_calls_and_moves_no_value_beyond_1e_5(
         clips, tmp_path, monkeypatch):
-    calls = _counting(monkeypatch)
+    calls = batch_parity.count_calls(monkeypatch, COUNTED)
     alone = _run(clips, tmp_path / "alone", 1)
     calls_alone = dict(calls)
     calls.clear()
     batched = _run(clips, tmp_path / "batched", 4)
     assert set(alone) == set(batched) == {"001", "Barnyard_001", "Barnyard_002", "CityPark_001"}
     assert "Barnyard_002" in alone["Barnyard_002"]["error"]  # names the file it could not read
-    for clip, row in alone.items():
-        assert row.get("error") == batched[clip].get("error"), clip
-        assert row.get("unavailable") == batched[clip].get("unavailable"), clip
-        assert set(row.get("metrics", {})) == set(batched[clip].get("metrics", {})), clip
-        for metric_id, value in row.get("metrics", {}).items():
-            assert batched[clip]["metrics"][metric_id] == pytest.approx(
-                value, rel=1e-5, abs=1e-5), (clip, metric_id)
+    batch_parity.assert_rows_match(alone, batched)
     for clip in ("001", "Barnyard_001", "CityPark_001"):
-        assert {"AestheticScore", "VisualQuality"} <= set(alone[clip]["metrics"]), clip
+        assert set(METRICS) <= set(alone[clip]["metrics"]), clip
     sizes = {clip: (alone[clip]["diagnostics"]["height"], alone[clip]["diagnostics"]["width"])
              for clip in ("001", "Barnyard_001", "CityPark_001")}
     assert sizes["001"] == sizes["Barnyard_001"] != sizes["CityPark_001"]
     # Alone: one call per model per scorable clip (Barnyard_002 fails to load). Batched
-    # (all four clips in one group): the aesthetic tower once, CLIP-IQA+ once per size.
-    assert calls_alone == {"aesthetic": 3, "clipiqa": 3}
-    assert calls == {"aesthetic": 1, "clipiqa": 2}
+    # (all four clips in one group): DINOv2 and the aesthetic tower once, Depth Anything
+    # and CLIP-IQA+ once per size.
+    assert calls_alone == {"aesthetic": 3, "clipiqa": 3, "dinov2": 3, "depth": 3}
+    assert calls == {"aesthetic": 1, "clipiqa": 2, "dinov2": 1, "depth": 2}

@@ -130,6 +130,16 @@ def frame_stage(calls: Sequence[FrameCall], size: int, label: str) -> Optional[B
     return stage_or_none(size, functools.partial(_run_frame_calls, tuple(calls)))
 
 
+def families_stage(families, size: int, label: str, *args) -> Optional[BatchStage]:
+    """frame_stage over the FrameCalls the families give (`family.frame_calls(*args)`,
+    where a family has it), each name once."""
+    calls = {}
+    for fam in families:
+        for call in getattr(fam, "frame_calls", lambda *_: ())(*args):
+            calls.setdefault(call.name, call)
+    return frame_stage(list(calls.values()), size, label)
+
+
 def _run_frame_calls(calls, items, loadeds) -> List[object]:
     del items
     shared = [dict(loaded.shared) for loaded in loadeds]

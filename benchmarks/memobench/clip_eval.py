@@ -100,10 +100,17 @@ def load(clip: GeneratedClip, rows, data_root: pathlib.Path, max_side: int) -> L
     return Loaded(gt, frames, digest, dataset.reference_digest(gt), tuple(warnings))
 
 
+def keyframes_of(loaded: Loaded) -> Tuple[int, int]:
+    """(h, r): the phase sheet's keyframes mapped onto the generated clip (ValueError when
+    it is too short)."""
+    gt = loaded.gt
+    return keyframes.map_keyframes(gt.h_gt, gt.r_gt, gt.gt_total, len(loaded.frames))
+
+
 def context(clip: GeneratedClip, loaded: Loaded, sample_step: int) -> family_lib.ClipContext:
     """What every Step 1 family reads of the clip: frames, phases, GT and GT frames."""
     gt = loaded.gt
-    h, r = keyframes.map_keyframes(gt.h_gt, gt.r_gt, gt.gt_total, len(loaded.frames))
+    h, r = keyframes_of(loaded)
     return family_lib.ClipContext(
         sample_id=clip.clip_id, split=clip.split, frames=loaded.frames,
         reference=sample_context.ReferenceFrames(gt.source), h=h, r=r, gt=gt,

@@ -5,13 +5,13 @@ checkpoints are recorded, and a missing checkpoint is an unavailable reason with
 command. RAFT and AMT-S are full size (neither has another), on the smallest frames they take;
 MUSIQ is tiny (metrics.iqa.musiq_random.TINY)."""
 
-import json
 import types
 
 import cloudpickle
 import numpy as np
 import pytest
 
+from benchmarks.common import batch_parity
 from benchmarks.common.flags import CommonConfig
 from benchmarks.mirabench import checkpoints as ckpts
 from benchmarks.mirabench import families
@@ -248,8 +248,7 @@ def _batch_run(root, checkpoint_dir, out, sample_batch):
         meta_csv=root / "meta_generated.csv", generated_dir=root / "generated",
         output_dir=out, model_name="m", architectures=tiny_models.ARCHITECTURES)
     runner.run(config)
-    return {row["sample_id"]: row for row in map(
-        json.loads, (out / "per_sample_scores.jsonl").read_text().splitlines())}
+    return batch_parity.rows(out)
 
 
 def test_sample_batch_shares_the_tower_calls_and_moves_no_value_beyond_1e_5(
@@ -267,14 +266,8 @@ def test_sample_batch_shares_the_tower_calls_and_moves_no_value_beyond_1e_5(
     calls_alone = dict(calls)
     calls.clear()
     batched = _batch_run(tmp_path, checkpoint_dir, tmp_path / "batched", 3)
-    assert set(alone) == set(batched) and "3" in alone and alone["3"].get("error")
-    for video, row in alone.items():
-        assert row.get("error") == batched[video].get("error"), video
-        assert row.get("unavailable") == batched[video].get("unavailable"), video
-        assert set(row.get("metrics", {})) == set(batched[video].get("metrics", {})), video
-        for metric_id, value in row.get("metrics", {}).items():
-            assert batched[video]["metrics"][metric_id] == pytest.approx(
-                value, rel=1e-5, abs=1e-5), (video, metric_id)
+    assert "3" in alone and alone["3"].get("error")
+    batch_parity.assert_rows_match(alone, batched)
     assert "temporal_dino_consistency" in alone["6"]["unavailable"]
     # Alone: one call per scorable video (3 is missing; 6, one frame, has no temporal
     # consistency). Batched (groups {1,2,3}, {4,5,6}): group one shares one call per

@@ -115,7 +115,8 @@ def run(config: WorldScoreConfig) -> scorecard_pb2.Scorecard:
             digest=sample_lib.digest,
             on_sample=lambda item, s: write_evaluation(config.output_dir, s),
             decode_workers=config.common.decode_workers,
-            batch=sample_batch.no_stage(config.common.sample_batch, "WorldScore"))
+            batch=sample_batch.families_stage(prepared.families, config.common.sample_batch,
+                                              "WorldScore"))
     samples = outcome.samples
     for s in samples:
         write_evaluation(config.output_dir, s)

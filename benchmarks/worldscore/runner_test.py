@@ -206,10 +206,13 @@ def test_staged_dynamic_clip_is_marked_not_a_result(run, tmp_path):
                in b.detail for b in card.verification.blocking)
 
 
+def _binary(out, flag):
+    return subprocess.run(["benchmarks/worldscore/run", f"--output_dir={out}", flag],
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
 def test_binary_runs_the_bundled_sample(tmp_path):
-    done = subprocess.run(["benchmarks/worldscore/run", f"--output_dir={tmp_path}",
-                           "--metrics=camera_error"], capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = _binary(tmp_path, "--metrics=camera_error")
     assert done.returncode == 0, done.stderr[-2000:]
     assert "bundled synthetic sample" in done.stdout
     card = json.loads((tmp_path / "scorecard.json").read_text())
@@ -217,9 +220,7 @@ def test_binary_runs_the_bundled_sample(tmp_path):
 
 
 def test_binary_refuses_max_side(tmp_path):
-    done = subprocess.run(["benchmarks/worldscore/run", f"--output_dir={tmp_path}",
-                           "--max_side=512"], capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = _binary(tmp_path, "--max_side=512")
     assert done.returncode == 2, done.stderr[-2000:]
     assert "--max_side: expected no value for WorldScore" in done.stderr
     assert not (tmp_path / "scorecard.json").exists()

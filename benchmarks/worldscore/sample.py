@@ -56,7 +56,7 @@ class InstanceContext(sample_context.SampleContext):
     data_root: Optional[pathlib.Path] = None
 
     def rgb(self, index: int) -> np.ndarray:
-        return np.ascontiguousarray(self.frames[self.frame_ids.index(index)][..., ::-1])
+        return _rgb_at(self.frames, self.frame_ids, index)
 
     def image(self, index: int) -> Image.Image:
         """Frame `index` as the PIL RGB image the official evaluator opens."""
@@ -73,6 +73,15 @@ class Loaded:
     frame_ids: Tuple[int, ...]
     frames: np.ndarray
     digest: str
+    shared: dict = dataclasses.field(default_factory=dict)  # see SampleContext.shared
+
+    def rgb(self, index: int) -> np.ndarray:
+        """Decoded frame `index` (in frame_ids; ValueError otherwise) as RGB."""
+        return _rgb_at(self.frames, self.frame_ids, index)
+
+
+def _rgb_at(frames: np.ndarray, frame_ids: Sequence[int], index: int) -> np.ndarray:
+    return np.ascontiguousarray(frames[list(frame_ids).index(index)][..., ::-1])
 
 
 def ref(item: Item) -> sample_loop.SampleRef:
@@ -171,7 +180,7 @@ def score(item: Item, loaded: Loaded, families, data_root=None) -> scorecard_pb2
         sample_id=r.sample_id, split=r.split, frames=loaded.frames, frame_ids=loaded.frame_ids,
         frame_files=tuple(inst.path / layout.FRAMES / n for n in inst.frames),
         image_data=inst.image_data, path=inst.path, movement=item.movement,
-        data_root=pathlib.Path(data_root) if data_root else None)
+        data_root=pathlib.Path(data_root) if data_root else None, shared=loaded.shared)
     columns = sample_loop.run_families(ctx, families, sample)
     outcomes = {key: columns[metric_specs.metric_id(*key)] for key in aspects.METRICS
                 if metric_specs.metric_id(*key) in columns}

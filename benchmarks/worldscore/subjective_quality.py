@@ -15,12 +15,20 @@ instance score the mean over the frames.
   = metrics.clip.aesthetic.tensor_scores on the same weights (transformers' converted
   openai/clip-vit-large-patch14). float32 on every device: pyiqa's `clip_model.to(x)`
   casts clip.load's float16 CUDA model to the float32 input's dtype.
+
+Each image goes through the network alone, so with --sample_batch the anchor images of
+several instances share one call per model (`frame_calls`; the batch's sums move the
+scores by float rounding only).
 """
+
+import functools
 
 from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family
 from benchmarks.common import model_recipe
+from benchmarks.common import sample_batch
+from benchmarks.worldscore import aspects
 from benchmarks.worldscore import metric_specs
 from benchmarks.worldscore import prompts
 from proto import scorecard_pb2
@@ -33,11 +41,13 @@ _TINY = "tiny random models of the official architectures through the real loade
 AES_BACKEND = "laion-aes-pyiqa-tensor-preprocess"
 
 
-def squashed_bgr(ctx, index: int):
-    """Frame `index` after Resize((512, 512)) on the PIL image, as BGR uint8."""
+def squashed_bgr(sample, index: int):
+    """Frame `index` of a context or a loaded sample (its `rgb`) after Resize((512, 512))
+    on the PIL image, as BGR uint8."""
     import numpy as np  # pylint: disable=import-outside-toplevel
+    from PIL import Image  # pylint: disable=import-outside-toplevel
     from torchvision import transforms  # pylint: disable=import-outside-toplevel
-    rgb = np.asarray(transforms.Resize(SQUASH)(ctx.image(index)))
+    rgb = np.asarray(transforms.Resize(SQUASH)(Image.fromarray(sample.rgb(index))))
     return np.ascontiguousarray(rgb[..., ::-1])
 
 
@@ -45,6 +55,37 @@ def squashed_tensor(ctx, index: int):
     """(1, 3, 512, 512) float32: `Compose([Resize((512, 512)), ToTensor()])(image)`."""
     from torchvision import transforms  # pylint: disable=import-outside-toplevel
     return transforms.ToTensor()(transforms.Resize(SQUASH)(ctx.image(index))).unsqueeze(0)
+
+
+def bgr_to_tensor(frames_bgr):
+    """ToTensor of the RGB images, stacked: (N, 3, H, W) float32 in [0, 1]."""
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    import torch  # pylint: disable=import-outside-toplevel
+    rgb = np.ascontiguousarray(np.stack(frames_bgr)[..., ::-1])
+    return torch.from_numpy(rgb).permute(0, 3, 1, 2).float().div(255)
+
+
+def _iqa_scores(model, images):
+    from metrics.clip import clipiqa  # pylint: disable=import-outside-toplevel
+    return clipiqa.frame_scores(images, model.get())
+
+
+def _aesthetic_scores(model, images, batch_size: int = 32):
+    from metrics.clip import aesthetic  # pylint: disable=import-outside-toplevel
+    return [score for start in range(0, len(images), batch_size)
+            for score in aesthetic.tensor_scores(bgr_to_tensor(images[start:start + batch_size]),
+                                                 model.get(), model.device())]
+
+
+def _anchors(image_data):
+    return prompts.anchor_frames("clip_iqa+", image_data["anchor_frame_idx"])
+
+
+def anchor_images(loaded):
+    """The squashed BGR anchor images of a loaded static instance (ValueError otherwise)."""
+    if "subjective_quality" not in aspects.ASPECTS_OF[loaded.instance.movement]:
+        raise ValueError(f"{loaded.instance.movement} instances have no subjective_quality")
+    return [squashed_bgr(loaded, i) for i in _anchors(loaded.instance.image_data)]
 
 
 def _backends():
@@ -82,21 +123,32 @@ class SubjectiveQuality(family.Family):
     def checkpoints_for(self, metric_id):
         return tuple(self._refs.get(metric_id, ()))
 
-    def compute(self, ctx) -> family.FamilyResult:
-        # pylint: disable=import-outside-toplevel  (torch)
-        from metrics.clip import aesthetic
-        from metrics.clip import clipiqa
-        anchors = prompts.anchor_frames("clip_iqa+", ctx.image_data["anchor_frame_idx"])
-        columns = {}
+    def frame_calls(self):
+        """The sample_batch.FrameCalls of its models: the anchor images of several
+        instances through one call (all are 512x512)."""
+        calls = []
         if IQA in self._models:
-            images = [squashed_bgr(ctx, i) for i in anchors]
-            scores = [clipiqa.frame_scores([im], self._models[IQA].get())[0] for im in images]
-            columns[IQA] = sum(scores) / len(scores)
+            calls.append(sample_batch.FrameCall(IQA, anchor_images, functools.partial(
+                _iqa_scores, self._models[IQA])))
         if AES in self._models:
-            model, device = self._models[AES].get(), self._models[AES].device()
-            scores = [aesthetic.tensor_scores(squashed_tensor(ctx, i), model, device)[0]
-                      for i in anchors]
-            columns[AES] = sum(scores) / len(scores)
+            calls.append(sample_batch.FrameCall(AES, anchor_images, functools.partial(
+                _aesthetic_scores, self._models[AES])))
+        return calls
+
+    def compute(self, ctx) -> family.FamilyResult:
+        from metrics.clip import aesthetic  # pylint: disable=import-outside-toplevel  (torch)
+        anchors = _anchors(ctx.image_data)
+        columns = {}
+        for metric_id in self.metric_ids:  # shared calls' scores, or each image alone
+            scores = ctx.shared.get(metric_id)
+            if scores is None and metric_id == IQA:
+                scores = [_iqa_scores(self._models[IQA], [squashed_bgr(ctx, i)])[0]
+                          for i in anchors]
+            elif scores is None:
+                model, device = self._models[AES].get(), self._models[AES].device()
+                scores = [aesthetic.tensor_scores(squashed_tensor(ctx, i), model, device)[0]
+                          for i in anchors]
+            columns[metric_id] = float(sum(scores) / len(scores))
         return family.FamilyResult(columns)
 
 

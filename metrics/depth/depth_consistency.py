@@ -14,7 +14,8 @@ quirks kept), for each span (start, end):
 Several spans combine as the mean of the span means and the min of the span mins, over
 the spans that have a pair. How a benchmark rounds, or scores a span without a pair, is
 the benchmark's (it has every pair cosine). Each distinct frame of all spans goes through
-one batched model call.
+one batched model call (`span_calls` names them), or its depth map comes from calls
+shared with other clips (`consistency_from_depths`).
 """
 
 import dataclasses
@@ -95,24 +96,25 @@ def _summary(sims: Sequence[float]) -> Tuple[Optional[float], Optional[float]]:
     return float(np.mean(sims)), float(np.min(sims))
 
 
-def depth_consistency_details(frames: Sequence[np.ndarray],
-                              spans: Sequence[Tuple[str, int, int]], model, processor,
-                              device) -> DepthConsistencyResult:
-    """The depth consistency of the given spans of a clip, with each span's indices and
-    pair cosines.
+def span_calls(spans: Sequence[Tuple[str, int, int]], num_frames: int
+               ) -> Tuple[List[Tuple[str, int, int, List[int]]], List[int]]:
+    """([(name, clamped start, clamped end, sampled indices)] of each span, the distinct
+    frames the model sees for all of them, sorted; empty when no span samples a frame).
+
+    Raises:
+        ValueError: If num_frames is not positive.
+    """
+    calls = [(name,) + span_indices(start, end, num_frames) for name, start, end in spans]
+    return calls, sorted({i for _, _, _, indices in calls for i in indices})
+
+
+def consistency_from_depths(calls, depths) -> DepthConsistencyResult:
+    """The spans' depth consistency from the depth map of each sampled frame.
 
     Args:
-        frames: The clip's BGR uint8 frames, N >= 1.
-        spans: (name, start, end) of each span, end inclusive; at least one.
-        model, processor: From depth_anything.load_depth_anything.
-        device: Where the model is.
+        calls: From span_calls.
+        depths: {frame index: depth map (tensor or array)} of every sampled frame.
     """
-    calls = [(name,) + span_indices(start, end, len(frames)) for name, start, end in spans]
-    distinct = sorted({i for _, _, _, indices in calls for i in indices})
-    depths = {}
-    if distinct:
-        maps = depth_anything.depth_maps(model, processor, [frames[i] for i in distinct], device)
-        depths = dict(zip(distinct, maps))
     scored = []
     for name, start, end, indices in calls:
         sampled = [depths[i] for i in indices]
@@ -125,3 +127,23 @@ def depth_consistency_details(frames: Sequence[np.ndarray],
         return DepthConsistencyResult(None, None, tuple(scored))
     return DepthConsistencyResult(sum(span.mean for span in paired) / len(paired),
                                   min(span.min for span in paired), tuple(scored))
+
+
+def depth_consistency_details(frames: Sequence[np.ndarray],
+                              spans: Sequence[Tuple[str, int, int]], model, processor,
+                              device) -> DepthConsistencyResult:
+    """The depth consistency of the given spans of a clip, with each span's indices and
+    pair cosines.
+
+    Args:
+        frames: The clip's BGR uint8 frames, N >= 1.
+        spans: (name, start, end) of each span, end inclusive; at least one.
+        model, processor: From depth_anything.load_depth_anything.
+        device: Where the model is.
+    """
+    calls, distinct = span_calls(spans, len(frames))
+    depths = {}
+    if distinct:
+        maps = depth_anything.depth_maps(model, processor, [frames[i] for i in distinct], device)
+        depths = dict(zip(distinct, maps))
+    return consistency_from_depths(calls, depths)

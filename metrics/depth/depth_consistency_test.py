@@ -152,5 +152,18 @@ def test_shared_boundary_frame_and_single_frame_span(loaded):
     assert (result.mean, result.min) == (phase_v.mean, phase_v.min)  # spans with a pair
 
 
+def test_depth_maps_computed_elsewhere_give_the_same_result(loaded):
+    model, processor = loaded
+    frames = _clip(10, seed=2)
+    spans = [("V", 0, 4), ("R", 6, 9)]
+    calls, distinct = depth_consistency.span_calls(spans, 10)
+    assert distinct == [0, 2, 4, 6, 7, 9]
+    maps = depth_anything.depth_maps(model, processor, [frames[i] for i in distinct], "cpu")
+    from_maps = depth_consistency.consistency_from_depths(
+        calls, {i: m.numpy() for i, m in zip(distinct, maps)})
+    assert from_maps == depth_consistency.depth_consistency_details(frames, spans, model,
+                                                                    processor, "cpu")
+
+
 if __name__ == "__main__":
     raise SystemExit(pytest.main([__file__, "-q"]))

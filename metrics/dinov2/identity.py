@@ -13,7 +13,8 @@ Arithmetic (the object-centric identity consistency of a released video benchmar
   a benchmark rounds as its own code does).
 
 The official code runs one model call per frame; here the anchor and the sampled
-frames (each distinct index once) go through one batched call.
+frames (each distinct index once, `model_frames`) go through one batched call, or come
+as tokens computed elsewhere (`identity_from_frame_tokens`: shared calls of several clips).
 """
 
 import dataclasses
@@ -112,6 +113,36 @@ def identity_from_tokens(anchor_tokens, frame_tokens) -> Tuple[float, float]:
     return float(np.mean(means)), float(np.min(mins))
 
 
+def model_frames(start: int, end: int, num_frames: int,
+                 anchor_index: int = ANCHOR_INDEX) -> Tuple[List[int], List[int]]:
+    """(the sampled indices, the distinct frames the model sees: the anchor and the
+    sampled frames, each once, sorted).
+
+    Raises:
+        ValueError: If num_frames is not positive.
+    """
+    indices = span_indices(start, end, num_frames)
+    return indices, sorted({anchor_index, *indices})
+
+
+def identity_from_frame_tokens(indices: Sequence[int], distinct: Sequence[int], tokens,
+                               anchor_index: int = ANCHOR_INDEX) -> IdentityResult:
+    """The identity from the patch tokens of the distinct frames (model_frames).
+
+    Args:
+        indices: The sampled indices, in order.
+        distinct: The frames `tokens` holds, one row each, in this order.
+        tokens: (len(distinct), P, D) unit-length patch tokens (tensor or array).
+        anchor_index: The frame every sampled frame is compared with (in `distinct`).
+    """
+    tokens = _as_tensor(tokens)
+    row = {index: position for position, index in enumerate(distinct)}
+    frame_tokens = tokens[[row[i] for i in indices]]
+    means, mins = per_frame_identity(tokens[row[anchor_index]], frame_tokens)
+    return IdentityResult(float(np.mean(means)), float(np.min(mins)), tuple(indices),
+                          tuple(means), tuple(mins))
+
+
 def identity_details(frames: Sequence[np.ndarray], start: int, end: int, model, device,
                      anchor_index: int = ANCHOR_INDEX) -> IdentityResult:
     """Patch identity against the anchor of 9 frames evenly spaced in [start, end].
@@ -124,11 +155,6 @@ def identity_details(frames: Sequence[np.ndarray], start: int, end: int, model, 
         device: Where the model is.
         anchor_index: The frame every sampled frame is compared with.
     """
-    indices = span_indices(start, end, len(frames))
-    distinct = sorted({anchor_index, *indices})
+    indices, distinct = model_frames(start, end, len(frames), anchor_index)
     tokens = backbone.patch_tokens(model, [frames[i] for i in distinct], device)
-    row = {index: position for position, index in enumerate(distinct)}
-    frame_tokens = tokens[[row[i] for i in indices]]
-    means, mins = per_frame_identity(tokens[row[anchor_index]], frame_tokens)
-    return IdentityResult(float(np.mean(means)), float(np.min(mins)), tuple(indices),
-                          tuple(means), tuple(mins))
+    return identity_from_frame_tokens(indices, distinct, tokens, anchor_index)

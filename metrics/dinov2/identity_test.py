@@ -156,5 +156,14 @@ def test_single_frame_span(model):
     assert (result.mean, result.min) == (result.frame_means[0], result.frame_mins[0])
 
 
+def test_tokens_computed_elsewhere_give_the_same_result(model):
+    frames = _clip(12, seed=3)
+    indices, distinct = identity.model_frames(7, 11, 12)
+    assert (indices, distinct) == ([7, 7, 8, 8, 9, 9, 10, 10, 11], [0, 7, 8, 9, 10, 11])
+    rows = backbone.patch_tokens(model, [frames[i] for i in distinct], "cpu").numpy()
+    from_rows = identity.identity_from_frame_tokens(indices, distinct, rows)
+    assert from_rows == identity.identity_details(frames, 7, 11, model, "cpu")
+
+
 if __name__ == "__main__":
     raise SystemExit(pytest.main([__file__, "-q"]))

@@ -57,7 +57,9 @@ def run_step1(config, clips, rows, data_root: pathlib.Path, metric_ids,
                 clip, loaded, config.sample_step, prepared, metric_ids),
             digest=lambda clip: clip_eval.input_digests(clip, rows, data_root),
             decode_workers=config.common.decode_workers,
-            batch=_stage(prepared.families, config.sample_step, config.common.sample_batch))
+            batch=sample_batch.families_stage(  # the per-frame models' calls (models.py)
+                prepared.families, config.common.sample_batch, "MemoBench Step 1",
+                config.sample_step))
     samples = outcome.samples
     eval_path = eval_csv.write(output_dir / f"eval_{config.mode}.csv", samples)
     return Step1Outcome(
@@ -67,16 +69,6 @@ def run_step1(config, clips, rows, data_root: pathlib.Path, metric_ids,
         seconds=sum(s.seconds for s in samples),
         output_files={"eval_csv": str(eval_path),
                       "step1_per_sample_scores": str(output_dir / PER_SAMPLE)})
-
-
-def _stage(families, sample_step: int, size: int):
-    """--sample_batch: the families' per-frame model calls (models.py), each once, shared
-    by `size` clips at a time; None (with a warning if size > 1) when there is none."""
-    calls = {}
-    for fam in families:
-        for call in getattr(fam, "frame_calls", lambda step: ())(sample_step):
-            calls.setdefault(call.name, call)
-    return sample_batch.frame_stage(list(calls.values()), size, "MemoBench Step 1")
 
 
 def _file_digest(path) -> str:

@@ -29,11 +29,23 @@ def obj_identity_indices(r: int, num_frames: int) -> List[int]:
     return identity.span_indices(r, num_frames - 1, num_frames)
 
 
-def obj_identity(frames, r: int, model, device) -> Tuple[float, float]:
+def obj_identity_frames(r: int, num_frames: int) -> List[int]:
+    """The distinct frames ObjIdentityConsistency's model sees: frame 0 and the R frames."""
+    return identity.model_frames(r, num_frames - 1, num_frames, ANCHOR_INDEX)[1]
+
+
+def obj_identity(frames, r: int, model, device, tokens=None) -> Tuple[float, float]:
     """(ObjIdentityMean, ObjIdentityMin) of a clip (spec §4.3): 9 frames of R = (r, N-1)
-    against generated frame 0; `round(mean of mean_k, 4)`, `round(min of min_k, 4)`."""
-    result = identity.identity_details(frames, r, len(frames) - 1, model, device,
-                                       anchor_index=ANCHOR_INDEX)
+    against generated frame 0; `round(mean of mean_k, 4)`, `round(min of min_k, 4)`.
+
+    `tokens`: the patch tokens of obj_identity_frames(r, N), one row per frame, when calls
+    shared with other clips computed them; the model runs on the clip's frames otherwise."""
+    if tokens is None:
+        result = identity.identity_details(frames, r, len(frames) - 1, model, device,
+                                           anchor_index=ANCHOR_INDEX)
+    else:
+        indices, distinct = identity.model_frames(r, len(frames) - 1, len(frames), ANCHOR_INDEX)
+        result = identity.identity_from_frame_tokens(indices, distinct, tokens, ANCHOR_INDEX)
     return round(result.mean, 4), round(result.min, 4)
 
 
@@ -63,10 +75,24 @@ def combine_geo_spans(span_values: Sequence[Tuple[float, float]]) -> Tuple[float
     return round(sum(means) / len(means), 4), round(min(m for _, m in span_values), 4)
 
 
-def geo_consistency(frames, h: int, r: int, model, processor, device) -> Tuple[float, float]:
+def geo_frames(h: int, r: int, num_frames: int) -> List[int]:
+    """The distinct frames Geo3DConsistency's depth model sees (both spans' samples)."""
+    return depth_consistency.span_calls(geo_phases(h, r, num_frames), num_frames)[1]
+
+
+def geo_consistency(frames, h: int, r: int, model, processor, device,
+                    depths=None) -> Tuple[float, float]:
     """(GeoConsistencyMean, GeoConsistencyMin) of a clip (spec §4.4): run_eval.py's
     round((mean_V + mean_R) / 2, 4) and round(min(min_V, min_R), 4), each call's values
-    rounded to 4 dp first."""
-    result = depth_consistency.depth_consistency_details(
-        frames, geo_phases(h, r, len(frames)), model, processor, device)
+    rounded to 4 dp first.
+
+    `depths`: the depth maps of geo_frames(h, r, N), one per frame, when calls shared
+    with other clips computed them; the model runs on the clip's frames otherwise."""
+    spans = geo_phases(h, r, len(frames))
+    if depths is None:
+        result = depth_consistency.depth_consistency_details(frames, spans, model, processor,
+                                                             device)
+    else:
+        calls, distinct = depth_consistency.span_calls(spans, len(frames))
+        result = depth_consistency.consistency_from_depths(calls, dict(zip(distinct, depths)))
     return combine_geo_spans([geo_span_value(span.pair_similarities) for span in result.spans])

@@ -5,10 +5,10 @@ builder resolves its checkpoints, or raises CheckpointUnavailable, and holds its
 benchmarks/common/model_recipe (loaded once per process where compute runs: at prepare
 time in a local run, by each Ray actor on its own device otherwise).
 
-The per-frame CLIP models of VisualQuality (the aesthetic tower, CLIP-IQA+) also give
-`frame_calls(sample_step)`: with --sample_batch the frames of several clips share their
-calls (evaluate.py's stage) and each family reduces its clip's rows
-from `ctx.shared`, as alone.
+The per-frame models (DINOv2, Depth Anything, and VisualQuality's aesthetic tower and
+CLIP-IQA+: each frame through the network alone) also give `frame_calls(sample_step)`:
+with --sample_batch the frames of several clips share their calls (evaluate.py's stage)
+and each family reduces its clip's rows from `ctx.shared`, as alone.
 """
 
 from benchmarks.common import calibration
@@ -22,6 +22,8 @@ from proto import scorecard_pb2
 
 AESTHETIC_FRAMES = "AestheticScore:frame_scores"  # the shared rows' names (ctx.shared)
 IQA_FRAMES = "ImageQuality:frame_scores"
+DINO_TOKENS = "ObjIdentityConsistency:patch_tokens"
+DEPTH_MAPS = "Geo3DConsistency:depth_maps"
 
 
 _TINY = ("against numpy/reference transcriptions on tiny random weights of the official "
@@ -35,6 +37,15 @@ def _backend(name: str, checkpoint: str, note: str = "",
                                  parity=calibration.parity(name, otherwise=_TINY))
 
 
+def _phase_frames(select):
+    """loaded clip -> its frames select(h, r, N) (ValueError when it has no phases)."""
+    def frames(loaded):
+        from benchmarks.memobench import clip_eval  # pylint: disable=import-outside-toplevel
+        h, r = clip_eval.keyframes_of(loaded)
+        return [loaded.frames[i] for i in select(h, r, len(loaded.frames))]
+    return frames
+
+
 def object_identity(settings) -> family.Family:
     from benchmarks.memobench.step1 import model_formulas  # pylint: disable=import-outside-toplevel
     from metrics.dinov2 import backbone  # pylint: disable=import-outside-toplevel
@@ -45,14 +56,18 @@ def object_identity(settings) -> family.Family:
 
     def compute(ctx):
         mean, minimum = model_formulas.obj_identity(ctx.frames, ctx.r, model.get(),
-                                                    model.device())
+                                                    model.device(), ctx.shared.get(DINO_TOKENS))
         return family.FamilyResult({"ObjIdentityMean": mean, "ObjIdentityMin": minimum})
 
-    return family.FunctionFamily(
+    call = sample_batch.FrameCall(  # every frame is resized and cropped to 224: any sizes
+        DINO_TOKENS, _phase_frames(lambda h, r, n: model_formulas.obj_identity_frames(r, n)),
+        lambda frames: backbone.patch_tokens(model.get(), frames, model.device()).cpu().numpy())
+    return _BatchedFamily(
         "object_identity", ("ObjIdentityConsistency",), compute,
         _backend("dinov2-vitb14", "facebook/dinov2-base",
                  "transformers Dinov2Model with torch.hub's position-embedding interpolation; "
-                 "official: torch.hub facebookresearch/dinov2 dinov2_vitb14"), (ref,))
+                 "official: torch.hub facebookresearch/dinov2 dinov2_vitb14"), (ref,),
+        frame_calls=lambda step: [call])
 
 
 def geo3d(settings) -> family.Family:
@@ -67,13 +82,20 @@ def geo3d(settings) -> family.Family:
     def compute(ctx):
         model, processor = loaded.get()
         mean, minimum = model_formulas.geo_consistency(ctx.frames, ctx.h, ctx.r, model,
-                                                       processor, loaded.device())
+                                                       processor, loaded.device(),
+                                                       ctx.shared.get(DEPTH_MAPS))
         return family.FamilyResult({"GeoConsistencyMean": mean, "GeoConsistencyMin": minimum})
 
-    return family.FunctionFamily(
+    def depths(frames):
+        return [depth.cpu().numpy()
+                for depth in depth_anything.depth_maps(*loaded.get(), frames, loaded.device())]
+
+    call = sample_batch.FrameCall(  # the map's size follows the frame's: one size per call
+        DEPTH_MAPS, _phase_frames(model_formulas.geo_frames), depths, sample_batch.frame_shape)
+    return _BatchedFamily(
         "geo3d", ("Geo3DConsistency",), compute,
         _backend("depth-anything-v2-small", "depth-anything/Depth-Anything-V2-Small-hf"),
-        (ref,))
+        (ref,), frame_calls=lambda step: [call])
 
 
 _AESTHETIC_BACKEND = _backend(
