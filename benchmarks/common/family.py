@@ -70,15 +70,23 @@ class Family(abc.ABC):
 
 
 class FunctionFamily(Family):
-    """A family whose per-sample work is one function of the sample context."""
+    """A family whose per-sample work is one function of the sample context.
+
+    `frame_calls(*args) -> [sample_batch.FrameCall]`, where given: its per-frame model
+    calls, which --sample_batch may share across samples (compute then reads their rows
+    from ctx.shared)."""
 
     def __init__(self, name: str, metric_ids: Tuple[str, ...], compute_fn,
                  backend: scorecard_pb2.Backend,
-                 checkpoints: Tuple[scorecard_pb2.CheckpointRef, ...] = ()):
+                 checkpoints: Tuple[scorecard_pb2.CheckpointRef, ...] = (), frame_calls=None):
         super().__init__(backend, checkpoints)
         self.name = name
         self.metric_ids = metric_ids
         self._compute_fn = compute_fn
+        self._frame_calls = frame_calls
+
+    def frame_calls(self, *args) -> list:
+        return list(self._frame_calls(*args)) if self._frame_calls else []
 
     @property
     def compute_fn(self):

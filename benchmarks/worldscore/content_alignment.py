@@ -7,13 +7,16 @@ then `(img * 255).to(torch.uint8)` exactly as the official code converts it (flo
 x / 255 * 255 then truncation, so a value can drop by one level), scored against the
 RAW prompt_list[i] (no style, no camera text); the instance score is the mean over the
 scenes. Skipped for intra layouts (the runner leaves it out of evaluation.json, as the
-official evaluator does, via instance_eval).
+official evaluator does, via instance_eval). With --sample_batch the scene images of
+several instances share the image tower's calls (float rounding only).
 """
 
 from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family
 from benchmarks.common import model_recipe
+from benchmarks.common import sample_batch
+from benchmarks.worldscore import aspects
 from benchmarks.worldscore import instance_eval
 from benchmarks.worldscore import metric_specs
 from benchmarks.worldscore import prompts
@@ -21,6 +24,7 @@ from proto import scorecard_pb2
 
 METRIC_IDS = (metric_specs.metric_id("content_alignment", "clip_score"),)
 SQUASH = (512, 512)
+IMAGE_FEATURES = "content_alignment.clip_score:image_features"  # ctx.shared's rows
 BACKEND = "torchmetrics-clipscore-vit-b16"
 
 
@@ -56,8 +60,29 @@ def build(config, metric_ids) -> family.Family:
         if instance_eval.skipped(ctx.movement, ctx.image_data.get("camera_path") or []):
             return family.FamilyResult({})  # intra layout: the sample row says why
         scenes = prompts.scene_inputs(ctx.image_data, "clip_score")
+        features = ctx.shared.get(IMAGE_FEATURES)  # from calls shared with other instances
         scores = [clip_score.clip_score(model.get(), official_uint8(ctx.image(s["frame"])),
-                                        s["text"]) for s in scenes]
+                                        s["text"], None if features is None else features[i])
+                  for i, s in enumerate(scenes)]
         return family.FamilyResult({METRIC_IDS[0]: sum(scores) / len(scores)})
 
-    return family.FunctionFamily("content_alignment", METRIC_IDS, compute, _backend(), (ref,))
+    def image_rows(images):
+        import torch  # pylint: disable=import-outside-toplevel
+        return clip_score.image_features(
+            model.get(), [torch.from_numpy(image) for image in images]).cpu().numpy()
+
+    call = sample_batch.FrameCall(IMAGE_FEATURES, scene_images, image_rows)  # CLIP resizes
+    return family.FunctionFamily("content_alignment", METRIC_IDS, compute, _backend(), (ref,),
+                                 frame_calls=lambda: [call])
+
+
+def scene_images(loaded):
+    """The official uint8 images (numpy (3, 512, 512)) of a loaded instance's scenes;
+    ValueError where clip_score does not run."""
+    from PIL import Image  # pylint: disable=import-outside-toplevel
+    inst = loaded.instance
+    if ("content_alignment" not in aspects.ASPECTS_OF[inst.movement]
+            or instance_eval.skipped(inst.movement, inst.image_data.get("camera_path") or [])):
+        raise ValueError(f"{inst.path}: no clip_score")
+    return [official_uint8(Image.fromarray(loaded.rgb(s["frame"]))).numpy()
+            for s in prompts.scene_inputs(inst.image_data, "clip_score")]

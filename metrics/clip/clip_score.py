@@ -18,6 +18,7 @@ an output object whose `pooler_output` holds the projected features.
 """
 
 import dataclasses
+from typing import Sequence
 
 import torch
 from transformers import CLIPModel
@@ -60,22 +61,44 @@ def _features(output) -> torch.Tensor:
     return features / features.norm(p=2, dim=-1, keepdim=True)
 
 
-def raw_score(clip: ClipScoreModel, image: torch.Tensor, text: str) -> float:
-    """100 * cos(image, text), before the clamp at 0. `image`: (3, H, W) uint8."""
+def _check(image: torch.Tensor) -> None:
     if image.ndim != 3 or image.dtype != torch.uint8:
         raise ValueError(f"expected a (3, H, W) uint8 image, got {tuple(image.shape)} "
                          f"{image.dtype}")
-    inputs = clip.processor(text=[text], images=[image.cpu()], return_tensors="pt",
-                            padding=True)
+
+
+def image_features(clip: ClipScoreModel, images: Sequence[torch.Tensor]) -> torch.Tensor:
+    """(N, D) unit-length features of (3, H, W) uint8 images: one processor call and one
+    model call (each image through the tower alone: as many calls give the same rows up
+    to float rounding)."""
+    for image in images:
+        _check(image)
+    pixels = clip.processor(images=[image.cpu() for image in images],
+                            return_tensors="pt")["pixel_values"]
+    with torch.no_grad():
+        return _features(clip.model.get_image_features(pixels.to(clip.device)))
+
+
+def text_features(clip: ClipScoreModel, text: str) -> torch.Tensor:
+    """(1, D) unit-length features of one text, cut to the tower's 77 positions."""
+    inputs = clip.processor(text=[text], return_tensors="pt", padding=True)
     limit = clip.model.config.text_config.max_position_embeddings
     ids, mask = inputs["input_ids"][..., :limit], inputs["attention_mask"][..., :limit]
     with torch.no_grad():
-        img = _features(clip.model.get_image_features(inputs["pixel_values"].to(clip.device)))
-        txt = _features(clip.model.get_text_features(ids.to(clip.device),
-                                                     mask.to(clip.device)))
-    return float(100 * (img * txt).sum(dim=-1)[0])
+        return _features(clip.model.get_text_features(ids.to(clip.device),
+                                                      mask.to(clip.device)))
 
 
-def clip_score(clip: ClipScoreModel, image: torch.Tensor, text: str) -> float:
+def raw_score(clip: ClipScoreModel, image: torch.Tensor, text: str, features=None) -> float:
+    """100 * cos(image, text), before the clamp at 0. `image`: (3, H, W) uint8;
+    `features`: its image_features row when computed elsewhere (shared calls)."""
+    _check(image)
+    img = image_features(clip, [image]) if features is None else torch.as_tensor(
+        features).reshape(1, -1)
+    txt = text_features(clip, text)
+    return float(100 * (img.to(txt) * txt).sum(dim=-1)[0])
+
+
+def clip_score(clip: ClipScoreModel, image: torch.Tensor, text: str, features=None) -> float:
     """torchmetrics CLIPScore of one image and its text: max(100 cos, 0)."""
-    return max(raw_score(clip, image, text), 0.0)
+    return max(raw_score(clip, image, text, features), 0.0)

@@ -62,7 +62,7 @@ def object_identity(settings) -> family.Family:
     call = sample_batch.FrameCall(  # every frame is resized and cropped to 224: any sizes
         DINO_TOKENS, _phase_frames(lambda h, r, n: model_formulas.obj_identity_frames(r, n)),
         lambda frames: backbone.patch_tokens(model.get(), frames, model.device()).cpu().numpy())
-    return _BatchedFamily(
+    return family.FunctionFamily(
         "object_identity", ("ObjIdentityConsistency",), compute,
         _backend("dinov2-vitb14", "facebook/dinov2-base",
                  "transformers Dinov2Model with torch.hub's position-embedding interpolation; "
@@ -92,7 +92,7 @@ def geo3d(settings) -> family.Family:
 
     call = sample_batch.FrameCall(  # the map's size follows the frame's: one size per call
         DEPTH_MAPS, _phase_frames(model_formulas.geo_frames), depths, sample_batch.frame_shape)
-    return _BatchedFamily(
+    return family.FunctionFamily(
         "geo3d", ("Geo3DConsistency",), compute,
         _backend("depth-anything-v2-small", "depth-anything/Depth-Anything-V2-Small-hf"),
         (ref,), frame_calls=lambda step: [call])
@@ -137,21 +137,9 @@ def aesthetic(settings) -> family.Family:
     def compute(ctx):
         return family.FamilyResult({"AestheticScore": _aesthetic_score(ctx, model)})
 
-    return _BatchedFamily("aesthetic", ("AestheticScore",), compute, _AESTHETIC_BACKEND,
-                          (tower_ref, head_ref),
-                          frame_calls=lambda step: [_aesthetic_call(model, step)])
-
-
-class _BatchedFamily(family.FunctionFamily):
-    """A family whose per-frame models may share calls with other clips' frames."""
-
-    def __init__(self, *args, frame_calls):
-        super().__init__(*args)
-        self._frame_calls = frame_calls
-
-    def frame_calls(self, sample_step: int):
-        """Its sample_batch.FrameCalls at this --sample_step."""
-        return self._frame_calls(sample_step)
+    return family.FunctionFamily("aesthetic", ("AestheticScore",), compute, _AESTHETIC_BACKEND,
+                                 (tower_ref, head_ref),
+                                 frame_calls=lambda step: [_aesthetic_call(model, step)])
 
 
 def _strided_frames(sample_step: int):
@@ -190,7 +178,7 @@ def _image_quality(ctx, model) -> float:
     return vq.clip_mean(scores, clip_to_unit=True)
 
 
-class _VisualQualityFamily(_BatchedFamily):
+class _VisualQualityFamily(family.FunctionFamily):
     """VisualQuality's two halves; AestheticScore keeps its own backend."""
 
     def backend_for(self, metric_id: str) -> scorecard_pb2.Backend:
