@@ -6,7 +6,9 @@ on RN50) see each frame alone, so the sampled frames of several clips may share 
 calls. The batched run must give every clip the values of the clip scored alone (to 1e-5:
 only float sums change order), leave a broken clip's error on that clip, and make fewer
 model calls: DINOv2 and the aesthetic tower take frames of any size in one call (each is
-resized to 224), Depth Anything and CLIP-IQA+ only frames of one size.
+resized to 224), Depth Anything and CLIP-IQA+ only frames of one size. The step shipped
+as to a Ray actor (pickled_executor: the functions and the stage in one pickle, the
+same groups) makes the same calls and rows.
 """
 
 import shutil
@@ -15,6 +17,8 @@ import cv2
 import pytest
 
 from benchmarks.common import batch_parity
+from benchmarks.common import executor as executor_lib
+from benchmarks.common import pickled_executor
 from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import bundled_sample
 from benchmarks.memobench import runner
@@ -65,7 +69,16 @@ def test_sample_batch_shares_the_calls_and_moves_no_value_beyond_1e_5(
     alone = _run(clips, tmp_path / "alone", 1)
     calls_alone = dict(calls)
     calls.clear()
+    executor_lib.install(pickled_executor.PickledExecutor())  # as one Ray actor would
+    try:
+        shipped = _run(clips, tmp_path / "shipped", 4)
+    finally:
+        executor_lib.install(None)
+    calls_shipped = dict(calls)
+    calls.clear()
     batched = _run(clips, tmp_path / "batched", 4)
+    batch_parity.assert_rows_match(batched, shipped)
+    assert calls_shipped == calls
     assert set(alone) == set(batched) == {"001", "Barnyard_001", "Barnyard_002", "CityPark_001"}
     assert "Barnyard_002" in alone["Barnyard_002"]["error"]  # names the file it could not read
     batch_parity.assert_rows_match(alone, batched)

@@ -5,10 +5,11 @@ the local loop. `flags.common_config()` installs the one the flags ask for
 (benchmarks/common/ray_executor.py for --executor=ray), so every runner gets it with no
 code of its own. `record()` is what the scorecard's RunInfo.flags records about it.
 
-An executor has `evaluate(todo, refs, load, score, label, emit, ahead=1)`: it scores every
-item of `todo` (refs[i] is todo[i]'s SampleRef) and calls `emit(i, sample)` once per item,
-in any order, as each result arrives (`ahead`: how many samples a worker may load while
-it scores one; 0 when the step loads nothing ahead); `record() -> {str: str}`; and
+An executor has `evaluate(todo, refs, load, score, label, emit, ahead=1, batch=None)`: it
+scores every item of `todo` (refs[i] is todo[i]'s SampleRef) and calls `emit(i, sample)`
+once per item, in any order, as each result arrives (`ahead`: how many samples a worker
+may load while it scores one; 0 when the step loads nothing ahead; `batch`: the step's
+--sample_batch stage, or None, for its workers to run on the samples they hold together); `record() -> {str: str}`; and
 `device(flag) -> str`, the device its workers' models run on for --device=`flag`
 (benchmarks/common/run_device.py asks it).
 """
@@ -35,7 +36,8 @@ def record() -> Dict[str, str]:
     return dict(_current.record())
 
 
-def run_on(remote, todo, refs, load, score, label, emit, on_sample, ahead: int = 1) -> None:
+def run_on(remote, todo, refs, load, score, label, emit, on_sample, ahead: int = 1,
+           batch=None) -> None:
     """Runs `todo` on `remote`: `emit(item, sample)` as each result arrives (any order),
     `on_sample(item, sample)` (when given) in `todo`'s order."""
     arrived = {}
@@ -51,7 +53,7 @@ def run_on(remote, todo, refs, load, score, label, emit, on_sample, ahead: int =
                 on_sample(todo[next_index], done)
             next_index += 1
 
-    remote.evaluate(todo, refs, load, score, label, arrive, ahead=ahead)
+    remote.evaluate(todo, refs, load, score, label, arrive, ahead=ahead, batch=batch)
     if next_index < len(todo):
         missing = [r.sample_id for r in refs[next_index:]]
         raise RuntimeError(f"{label}: the executor returned no result for {missing[:5]}")

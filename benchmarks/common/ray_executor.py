@@ -9,8 +9,10 @@ device (Ray sets CUDA_VISIBLE_DEVICES per actor). The driver hands out
 samples with back-pressure, at most 1 + --decode_workers per actor (1 when the step
 loads nothing ahead), so decoded frames stay on the actors and never pile up: an actor
 reads and decodes its next samples on threads while it scores one (scoring holds a
-lock: one sample at a time per actor, as locally); each result is streamed back and appended to the
-SampleStore as it arrives (the loop puts the file in sample order at the end), so
+lock: one sample at a time per actor, as locally; with --sample_batch the loaded samples
+waiting on an actor go through the step's stage together, up to that many, and at least
+that many are in flight per actor: benchmarks/common/ray_worker.py); each result is
+streamed back and appended to the SampleStore as it arrives (the loop puts the file in sample order at the end), so
 --resume works across executors. A sample whose actor died (a crash, a lost node, a
 killed process) is given to another actor, alone; a death while it ran alone counts,
 and after --max_sample_retries+1 of those it is recorded as an error row naming the
@@ -25,17 +27,16 @@ and its locked packages at the same paths (the same checkout, or the same image)
 """
 
 import collections
-import concurrent.futures
 import json
 import os
 import re
 import sys
-import threading
 from typing import Dict, List, Optional
 
 from absl import logging
 
 from benchmarks.common import executor as executor_lib
+from benchmarks.common import ray_worker
 from benchmarks.common import sample_loop
 from benchmarks.common.errors import InputError
 from proto import scorecard_pb2
@@ -77,26 +78,6 @@ def check_device(common) -> None:
     if common.device.startswith("cuda") and common.gpus_per_worker == 0:
         raise InputError("--gpus_per_worker", "more than 0 with --device=" + common.device,
                          "0 (the actors would see no GPU)")
-
-
-class _Worker:
-    """One Ray actor: the step's functions, deserialized once. Calls run on threads (the
-    actor's max_concurrency): each loads its sample at once, then scores it under a
-    lock, so the next samples decode while one is scored."""
-
-    def __init__(self, functions):
-        self._load, self._score = functions
-        self._scoring = threading.Lock()
-
-    def evaluate(self, item, ref: sample_loop.SampleRef) -> bytes:
-        loaded = concurrent.futures.Future()
-        try:
-            loaded.set_result(self._load(item))
-        except Exception as e:  # pylint: disable=broad-except  (sorted by evaluate_one)
-            loaded.set_exception(e)
-        with self._scoring:
-            return sample_loop.evaluate_one(item, ref, self._load, self._score,
-                                            loaded).SerializeToString()
 
 
 class RayExecutor:
@@ -165,14 +146,16 @@ class RayExecutor:
             gpus = 1.0 if ray.cluster_resources().get("GPU", 0) > 0 else 0.0
         return "cuda" if gpus > 0 else "cpu"
 
-    def evaluate(self, todo, refs, load, score, label, emit, ahead: int = 1) -> None:
+    def evaluate(self, todo, refs, load, score, label, emit, ahead: int = 1,
+                 batch=None) -> None:
         ray = self.connect()
         workers, cpus, gpus = self._plan(ray, len(todo))
-        in_flight = 1 + max(0, ahead)
-        logging.info("%s: %d samples on %d Ray actors (%g GPU each, %d in flight each)",
-                     label, len(todo), workers, gpus, in_flight)
-        functions = ray.put((load, score))
-        remote = ray.remote(_Worker).options(num_cpus=cpus, num_gpus=gpus, max_restarts=0,
+        in_flight = max(1 + max(0, ahead), batch.size if batch is not None else 1)
+        logging.info("%s: %d samples on %d Ray actors (%g GPU each, %d in flight each%s)",
+                     label, len(todo), workers, gpus, in_flight,
+                     f", --sample_batch={batch.size}" if batch is not None else "")
+        functions = ray.put((load, score, batch))  # one pickle: shared models stay shared
+        remote = ray.remote(ray_worker.Worker).options(num_cpus=cpus, num_gpus=gpus, max_restarts=0,
                                              max_concurrency=in_flight)
         dispatch = _Dispatch(ray, self, lambda: remote.remote(functions), workers, todo, refs,
                              emit, label, in_flight)

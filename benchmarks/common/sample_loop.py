@@ -30,7 +30,8 @@ rows. The local loop scores and stores in sample order whatever `decode_workers`
 never holds more than `decode_workers` loads beside the sample being scored (loads
 started, running or finished, waiting their turn); the rows do not depend on it. A step
 may also share model calls between the next few samples (`batch`, --sample_batch:
-benchmarks/common/sample_batch.py); only the local loop does.
+benchmarks/common/sample_batch.py): the local loop groups consecutive samples, a Ray
+actor the loaded samples waiting on it (benchmarks/common/ray_worker.py).
 """
 
 import collections
@@ -168,11 +169,9 @@ def run(items: Sequence, ref: Callable[[object], SampleRef], store: SampleStore,
 
     remote = executor_lib.current()
     if remote is not None and todo and not store.stored_only:
-        if batch is not None:
-            logging.warning("%s: --sample_batch=%d applies to --executor=local; each Ray "
-                            "actor scores one sample at a time", label, batch.size)
         executor_lib.run_on(remote, todo, [ref(item) for item in todo], load, score, label,
-                            emit, on_sample, ahead=decode_workers if prefetch else 0)
+                            emit, on_sample, ahead=decode_workers if prefetch else 0,
+                            batch=batch if prefetch else None)
     else:
         _run_local(todo, ref, load, score, label, emit, on_sample,
                    decode_workers if prefetch else 0, store.stored_only, progress.interactive,
