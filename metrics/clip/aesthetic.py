@@ -27,6 +27,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from metrics import device as device_lib
 from metrics.checkpoints import resolver
 from metrics.checkpoints import state_dict
 from metrics.clip import image_transform
@@ -162,7 +163,8 @@ def tensor_scores(images: torch.Tensor, model: AestheticModel, device) -> List[f
     """
     pixels = image_transform.clip_preprocess_tensor(images, model.clip.image_size)
     with torch.no_grad():
-        embeds = model.clip.model(pixel_values=pixels.float().to(model.clip.device)).image_embeds
+        embeds = model.clip.model(
+            pixel_values=device_lib.to_device(pixels.float(), model.clip.device)).image_embeds
         scores = model.head(F.normalize(embeds.float(), p=2, dim=-1).to(device))
     return [float(s) for s in scores[:, 0].cpu()]
 

@@ -24,6 +24,7 @@ import torch
 from transformers import CLIPModel
 from transformers import CLIPProcessor
 
+from metrics import device as device_lib
 from metrics.checkpoints import resolver
 
 CLIP_VIT_B16 = resolver.CheckpointSpec(
@@ -76,7 +77,7 @@ def image_features(clip: ClipScoreModel, images: Sequence[torch.Tensor]) -> torc
     pixels = clip.processor(images=[image.cpu() for image in images],
                             return_tensors="pt")["pixel_values"]
     with torch.no_grad():
-        return _features(clip.model.get_image_features(pixels.to(clip.device)))
+        return _features(clip.model.get_image_features(device_lib.to_device(pixels, clip.device)))
 
 
 def text_features(clip: ClipScoreModel, text: str) -> torch.Tensor:

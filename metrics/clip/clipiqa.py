@@ -38,6 +38,7 @@ from typing import List, Sequence
 import numpy as np
 import torch
 
+from metrics import device as device_lib
 from metrics.checkpoints import resolver
 from metrics.clip import openai_clip
 from metrics.video import sampling
@@ -207,7 +208,8 @@ def frame_scores(frames_bgr: Sequence[np.ndarray], model: ClipIqaModel,
         raise ValueError(f"batch_size must be positive, got {batch_size}")
     scores: List[float] = []
     for start in range(0, len(frames_bgr), batch_size):
-        pixels = frames_to_pixels(frames_bgr[start:start + batch_size]).to(model.device)
+        pixels = device_lib.to_device(frames_to_pixels(frames_bgr[start:start + batch_size]),
+                                     model.device)
         with torch.no_grad(), _pyiqa_cudnn_flags():
             features = model.clip.visual(normalize(pixels))
             probs = good_probability(features, model.text_features, model.clip.logit_scale)

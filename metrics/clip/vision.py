@@ -41,6 +41,7 @@ from transformers import CLIPConfig
 from transformers import CLIPVisionConfig
 from transformers import CLIPVisionModelWithProjection
 
+from metrics import device as device_lib
 from metrics.clip import image_transform
 
 OFFICIAL_ACTIVATION = "gelu"
@@ -159,8 +160,8 @@ def image_embeddings(encoder: ClipVision, frames_bgr: Sequence[np.ndarray],
         raise ValueError("expected at least one frame")
     chunks = []
     for start in range(0, len(frames_bgr), batch_size):
-        pixels = image_transform.frames_to_pixel_values(
-            frames_bgr[start:start + batch_size], encoder.image_size).to(encoder.device)
+        pixels = device_lib.to_device(image_transform.frames_to_pixel_values(
+            frames_bgr[start:start + batch_size], encoder.image_size), encoder.device)
         with torch.no_grad():
             features = encoder.model(pixel_values=pixels).image_embeds.float()
         chunks.append(features / features.norm(dim=-1, keepdim=True))

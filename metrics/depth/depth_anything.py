@@ -23,6 +23,7 @@ import torch
 from PIL import Image
 from transformers import AutoImageProcessor, AutoModelForDepthEstimation
 
+from metrics import device as device_lib
 from metrics.checkpoints import resolver
 
 DEPTH_ANYTHING_V2_SMALL = resolver.CheckpointSpec(
@@ -97,7 +98,7 @@ def depth_maps(model, processor, frames_bgr: Sequence[np.ndarray], device) -> Li
     depths = [None] * len(images)
     for positions in groups.values():
         inputs = processor(images=[images[p] for p in positions], return_tensors="pt")
-        inputs = {key: value.to(device) for key, value in inputs.items()}
+        inputs = {key: device_lib.to_device(value, device) for key, value in inputs.items()}
         with torch.no_grad():
             predicted = model(**inputs).predicted_depth
         for row, position in enumerate(positions):

@@ -32,6 +32,7 @@ import torch.nn.functional as F
 from timm.models.vision_transformer import VisionTransformer
 from torchvision.transforms import functional as tvf
 
+from metrics import device as device_lib
 from metrics.checkpoints import state_dict
 
 IMAGENET_MEAN = (0.485, 0.456, 0.406)
@@ -137,7 +138,8 @@ def frame_embeddings(model: VisionTransformer, frames_rgb: Sequence[np.ndarray],
     device = model.cls_token.device
     chunks = []
     for start in range(0, len(frames_rgb), batch_size):
-        pixels = torch.stack([hub_transform(f, size) for f in frames_rgb[start:start + batch_size]])
+        pixels = device_lib.to_device(torch.stack(
+            [hub_transform(f, size) for f in frames_rgb[start:start + batch_size]]), device)
         with torch.no_grad():
-            chunks.append(F.normalize(class_token(model, pixels.to(device)).float(), dim=-1, p=2))
+            chunks.append(F.normalize(class_token(model, pixels).float(), dim=-1, p=2))
     return torch.cat(chunks)

@@ -29,6 +29,7 @@ import torchvision.transforms as T
 from PIL import Image
 from transformers import Dinov2Model
 
+from metrics import device as device_lib
 from metrics.checkpoints import resolver
 
 DINOV2_BASE = resolver.CheckpointSpec(
@@ -146,7 +147,7 @@ def patch_tokens(model: Dinov2Model, frames_bgr: Sequence[np.ndarray], device) -
         (B, 256, D) float32 tensor on `device` (D = 768 for dinov2-base): the final
         LayerNorm's patch tokens (CLS dropped), each scaled to unit length.
     """
-    pixels = preprocess(frames_bgr).to(device)
+    pixels = device_lib.to_device(preprocess(frames_bgr), device)
     with torch.no_grad():
         hidden = model(pixel_values=pixels).last_hidden_state
     return F.normalize(hidden[:, 1:, :], dim=-1)
