@@ -244,6 +244,28 @@ def test_an_actor_runs_the_stage_on_the_samples_loaded_together(ray, tmp_path):
     assert max(groups) in (2, 3) and min(groups) >= 1, groups
 
 
+class _Holder:
+    def ping(self):
+        return True
+
+
+def test_an_actor_that_cannot_be_placed_stops_the_run_with_what_is_free(ray, tmp_path):
+    holder = ray.remote(num_cpus=2)(_Holder).remote()  # holds both CPUs of this Ray
+    try:
+        assert ray.get(holder.ping.remote(), timeout=60)
+        ray_executor.install(CommonConfig(executor="ray", num_workers=1,
+                                          ray_placement_timeout_s=1.5))
+        started = time.monotonic()
+        with SampleStore(tmp_path / "s.jsonl", "digest", resume=False) as store, \
+                pytest.raises(InputError, match="--ray_placement_timeout_s") as error:
+            sample_loop.run(list(range(3)), _ref, store, _load, _score_grouped, "test")
+        assert time.monotonic() - started < 30
+        assert "1 CPU, 0 GPU" in str(error.value) and "free" in str(error.value)
+    finally:
+        ray.kill(holder)
+        executor_lib.install(None)
+
+
 def test_the_device_is_the_actors_not_the_drivers(ray):
     device = lambda **kw: ray_executor.RayExecutor(
         CommonConfig(executor="ray", **kw)).device(kw.get("device", "auto"))

@@ -73,16 +73,21 @@ DECODE_WORKERS = flags.DEFINE_integer(
     "ahead of the one being scored, each on its own thread; 1 reads the next one meanwhile. "
     "Samples are still scored and stored in order, at most this many held ahead, so "
     "memory stays bounded. Never changes a value. (Not the threads that decode one frame "
-    "folder: $WORLDEVAL_DECODE_WORKERS.)", lower_bound=1)
+    "folder: $WORLDEVAL_FRAME_THREADS.)", lower_bound=1)
 SAMPLE_BATCH = flags.DEFINE_integer(
-    "sample_batch", 1, "--executor=local: how many samples share each call of a per-frame "
-    "model, where the benchmark's official protocol scores frames independently (MiraBench: "
-    "the DINO, CLIP and aesthetic towers; the other runners have no such stage yet and say "
-    "so). Values move by float rounding only (tested within 1e-5); 1 (the default) calls "
-    "the model for each sample alone.", lower_bound=1)
+    "sample_batch", 1, "How many samples share each call of a per-frame model, where the "
+    "benchmark's official protocol scores frames independently (MiraBench, MemoBench Step 1 "
+    "and WorldScore; VMBench has no such model and says so). Locally consecutive samples; "
+    "on Ray those loaded and waiting on an actor. Values move by float rounding only "
+    "(tested within 1e-5); 1 (the default) calls the model for each sample alone.",
+    lower_bound=1)
 MAX_SAMPLE_RETRIES = flags.DEFINE_integer(
     "max_sample_retries", 2, "--executor=ray: how many times a sample whose actor died is "
     "given to another one before it is recorded as an error row.", lower_bound=0)
+RAY_PLACEMENT_TIMEOUT = flags.DEFINE_float(
+    "ray_placement_timeout_s", 600, "--executor=ray: how long to wait for the first actor "
+    "to start (the cluster may have no free CPU or GPU of the kind each asks for) before "
+    "the run stops (exit 2) saying what was asked for and what is free.", lower_bound=0)
 
 @dataclasses.dataclass(frozen=True)
 class CommonConfig:
@@ -103,6 +108,7 @@ class CommonConfig:
     gpus_per_worker: Optional[float] = None
     num_workers: Optional[int] = None
     max_sample_retries: int = 2
+    ray_placement_timeout_s: float = 600.0
     max_side: Optional[int] = None
     decode_workers: int = 1
     sample_batch: int = 1
@@ -141,6 +147,7 @@ def common_config() -> CommonConfig:
         gpus_per_worker=GPUS_PER_WORKER.value,
         num_workers=NUM_WORKERS.value,
         max_sample_retries=MAX_SAMPLE_RETRIES.value,
+        ray_placement_timeout_s=RAY_PLACEMENT_TIMEOUT.value,
         max_side=MAX_SIDE.value,
         decode_workers=DECODE_WORKERS.value,
         sample_batch=SAMPLE_BATCH.value,
@@ -152,8 +159,8 @@ def common_config() -> CommonConfig:
 # The shared flags every runner records in RunInfo.flags (after its own).
 RECORDED = ("output_dir", "device", "limit", "metrics", "resume", "checkpoint_dir", "offline",
             "num_shards", "shard_index", "stored_only", "executor", "ray_address",
-            "gpus_per_worker", "num_workers", "max_sample_retries", "decode_workers",
-            "sample_batch", "max_side")
+            "gpus_per_worker", "num_workers", "max_sample_retries", "ray_placement_timeout_s",
+            "decode_workers", "sample_batch", "max_side")
 
 
 def flag_values_for_record(names) -> dict:

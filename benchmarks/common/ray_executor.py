@@ -88,6 +88,7 @@ class RayExecutor:
         self.gpus_per_worker = common.gpus_per_worker
         self.num_workers = common.num_workers
         self.max_retries = common.max_sample_retries
+        self.placement_timeout = common.ray_placement_timeout_s
         self.decode_workers = common.decode_workers
         self._record: Dict[str, str] = {"executor": "ray"}
         self.actors: List[object] = []  # the current step's actors
@@ -160,11 +161,26 @@ class RayExecutor:
         dispatch = _Dispatch(ray, self, lambda: remote.remote(functions), workers, todo, refs,
                              emit, label, in_flight)
         try:
+            self._await_placement(ray, cpus, gpus)
             dispatch.run()
         finally:
             for actor in self.actors:
                 ray.kill(actor, no_restart=True)
             self.actors = []
+
+
+    def _await_placement(self, ray, cpus: float, gpus: float) -> None:
+        """InputError (exit 2) when no actor starts within --ray_placement_timeout_s (its
+        CPUs or GPUs are held by other work: it would wait forever)."""
+        pings = [actor.ready.remote() for actor in self.actors]
+        ready, _ = ray.wait(pings, num_returns=1, timeout=self.placement_timeout)
+        if not ready:
+            free = {k: v for k, v in sorted(ray.available_resources().items())
+                    if k in ("CPU", "GPU")}
+            raise InputError("--ray_placement_timeout_s", f"a Ray actor ({cpus:g} CPU, "
+                             f"{gpus:g} GPU) started within {self.placement_timeout:g} s",
+                             f"none did; the cluster has free {free or 'nothing'} (lower "
+                             "--num_workers or --gpus_per_worker, or free the cluster)")
 
 
 class _Dispatch:

@@ -43,6 +43,10 @@ class Worker:
         self._guard = threading.Lock()
         self._waiting = collections.deque()  # (item, ref, loaded, row future)
 
+    def ready(self) -> bool:
+        """Answers once the actor is placed and has its functions."""
+        return True
+
     def evaluate(self, item, ref: sample_loop.SampleRef) -> bytes:
         """The serialized row of one sample."""
         loaded = loaded_future(self._load, item)
