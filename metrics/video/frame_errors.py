@@ -5,7 +5,10 @@ import os
 import cv2
 
 VIDEO_EXTENSIONS = (".mp4", ".avi", ".mov", ".mkv")
-WORKERS_ENV = "WORLDEVAL_DECODE_WORKERS"
+WORKERS_ENV = "WORLDEVAL_FRAME_THREADS"
+# Its earlier name, still read when WORKERS_ENV is unset (it clashed with the runners'
+# --decode_workers, which counts samples decoded ahead, not threads per frame folder).
+LEGACY_WORKERS_ENV = "WORLDEVAL_DECODE_WORKERS"
 MAX_DEFAULT_WORKERS = 8
 
 
@@ -32,20 +35,22 @@ class FrameInputError(ValueError):
 
 
 def default_workers():
-    """Decode threads when none are asked for: $WORLDEVAL_DECODE_WORKERS, else
-    min(8, os.cpu_count()).
+    """Decode threads when none are asked for: $WORLDEVAL_FRAME_THREADS (or its earlier
+    name $WORLDEVAL_DECODE_WORKERS), else min(8, os.cpu_count()).
 
     Raises:
         ValueError: If the environment variable is set but not a positive int.
     """
-    value = os.environ.get(WORKERS_ENV, "").strip()
-    if value:
+    name = next((n for n in (WORKERS_ENV, LEGACY_WORKERS_ENV)
+                 if os.environ.get(n, "").strip()), None)
+    if name is not None:
+        value = os.environ[name].strip()
         try:
             workers = int(value)
         except ValueError:
             workers = 0
         if workers <= 0:
-            raise ValueError(f"{WORKERS_ENV} must be a positive int, got {value!r}")
+            raise ValueError(f"{name} must be a positive int, got {value!r}")
         return workers
     return max(1, min(MAX_DEFAULT_WORKERS, os.cpu_count() or 1))
 

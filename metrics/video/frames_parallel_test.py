@@ -169,9 +169,12 @@ def test_workers_argument_and_environment(monkeypatch, tmp_path):
         with pytest.raises(ValueError, match="workers"):
             frames.read_frame_folder(folder, workers=bad)
     monkeypatch.delenv(frames.WORKERS_ENV, raising=False)
+    monkeypatch.delenv("WORLDEVAL_DECODE_WORKERS", raising=False)
     assert frames.default_workers() == max(1, min(8, os.cpu_count() or 1))
-    monkeypatch.setenv(frames.WORKERS_ENV, "3")
-    assert frames.default_workers() == 3
+    monkeypatch.setenv("WORLDEVAL_DECODE_WORKERS", "5")  # the earlier name, still read
+    assert frames.default_workers() == 5
+    monkeypatch.setenv(frames.WORKERS_ENV, "3")  # the current name wins
+    assert frames.WORKERS_ENV == "WORLDEVAL_FRAME_THREADS" and frames.default_workers() == 3
     monkeypatch.setenv(frames.WORKERS_ENV, "zero")
     with pytest.raises(ValueError, match=frames.WORKERS_ENV):
         frames.default_workers()

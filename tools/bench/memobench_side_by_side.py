@@ -53,7 +53,7 @@ _BASELINE = flags.DEFINE_string(
     "revision's bazel-bin/benchmarks/memobench/run with its runfiles), timed as a third "
     "side with the same flags.")
 _EXTRA = flags.DEFINE_string("runner_args", "", "Extra flags for our runner (shell words).")
-_WORKERS = flags.DEFINE_integer("decode_workers", None, "Sets WORLDEVAL_DECODE_WORKERS "
+_WORKERS = flags.DEFINE_integer("decode_workers", None, "Sets WORLDEVAL_FRAME_THREADS "
                                 "for our runner (unset: its default).", lower_bound=1)
 _KEEP = flags.DEFINE_boolean("keep_outputs", False, "Keep every run's output folder.")
 
@@ -129,7 +129,7 @@ def main(argv):
     for key in ("RUNFILES_DIR", "RUNFILES_MANIFEST_FILE", "PYTHONPATH"):
         ours_env.pop(key, None)
     if _WORKERS.value:
-        ours_env["WORLDEVAL_DECODE_WORKERS"] = str(_WORKERS.value)
+        ours_env["WORLDEVAL_FRAME_THREADS"] = str(_WORKERS.value)
     sides = [("ours", lambda out: our_command(runner, out), ours_env)]
     if _BASELINE.value:
         baseline = _user_path(_BASELINE.value)

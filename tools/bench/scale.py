@@ -52,7 +52,7 @@ _DECODE = flags.DEFINE_list(
     "to measure on PNG frame folders (empty: skip).")
 _FRAME_THREADS = flags.DEFINE_integer(
     "frame_threads", 1, "Threads decoding one frame folder in the --decode_workers rows "
-    "(runners default to $WORLDEVAL_DECODE_WORKERS, else min(8, cores)).", lower_bound=1)
+    "(runners default to $WORLDEVAL_FRAME_THREADS, else min(8, cores)).", lower_bound=1)
 _SHARDS = flags.DEFINE_integer("shards", 4, "Shards for the shard+merge measurement.",
                                lower_bound=1)
 # Also the runners' --ray_address and --gpus_per_worker (benchmarks/common/flags.py).
