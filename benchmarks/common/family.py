@@ -33,11 +33,15 @@ EXPECTED_ERRORS = (FamilyUnavailable, InputError, FrameInputError, OSError, Valu
 
 @dataclasses.dataclass(frozen=True)
 class FamilyResult:
-    """Raw column values (None where the official code leaves None) and per-metric
-    reasons for anything the family could not compute on this sample."""
+    """Raw column values (None where the official code leaves None), per-metric reasons
+    for anything the family could not compute on this sample, diagnostics to record, and
+    attachments: named blobs the store keeps beside the row (benchmarks/common/
+    sample_store.py), for a later step of the run to read back instead of recomputing."""
 
     columns: Dict[str, Optional[float]]
     unavailable: Dict[str, str] = dataclasses.field(default_factory=dict)
+    diagnostics: Dict[str, str] = dataclasses.field(default_factory=dict)
+    attachments: Dict[str, bytes] = dataclasses.field(default_factory=dict)
 
 
 class Family(abc.ABC):

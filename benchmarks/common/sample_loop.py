@@ -123,6 +123,9 @@ def run_families(ctx, families: Sequence[family_lib.Family],
         columns.update({k: v for k, v in result.columns.items() if v is not None})
         ctx.earlier.update(columns)
         sample.unavailable.update(result.unavailable)
+        sample.diagnostics.update(result.diagnostics)
+        for name, blob in result.attachments.items():
+            sample.attachments[name] = blob
     return columns
 
 

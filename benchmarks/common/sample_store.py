@@ -5,13 +5,22 @@ loses at most the sample in flight; `--resume` reads the file back and skips sam
 already scored under the same settings (the config digest). A line that does not parse
 (a torn last line from a killed write, or one corrupted in the middle) is dropped with a
 warning and that sample recomputed.
+
+A sample's attachments (SampleScore.attachments: blobs a family hands to a later step of
+the run, e.g. MiraBench's per-video embeddings for FVD and FID) are not put in its line:
+each is written, fsync'ed, to `<store>.attachments/<split/id>/<name>` before the line,
+and the line records its sha256 under diagnostics "attachment_sha256/<name>". A reader
+(`read_attachment`) gets the blob only when the file is there and its digest matches, so
+a resumed run, a merged one (tools/merge copies the folder) and a Ray run read what the
+worker computed, and an attachment lost or corrupted is simply computed again.
 """
 
 import hashlib
 import json
 import os
 import pathlib
-from typing import Dict, Iterable, Tuple
+import urllib.parse
+from typing import Dict, Iterable, Optional, Tuple
 
 from absl import logging
 from google.protobuf import json_format
@@ -20,6 +29,7 @@ from proto import schema
 from proto import scorecard_pb2
 
 CONFIG_DIGEST_KEY = "config_digest"
+ATTACHMENT_KEY = "attachment_sha256/"  # diagnostics key prefix, + the attachment's name
 
 
 def config_digest(settings: dict) -> str:
@@ -33,6 +43,36 @@ Key = Tuple[str, str]  # (split, sample_id): ids repeat across splits (MemoBench
 
 def key_of(sample: scorecard_pb2.SampleScore) -> Key:
     return (sample.split, sample.sample_id)
+
+
+def attachments_dir(store_path: os.PathLike) -> pathlib.Path:
+    """The folder of the store's attachments: `<store file name>.attachments` beside it."""
+    path = pathlib.Path(store_path)
+    return path.with_name(path.name + ".attachments")
+
+
+def attachment_path(store_path: os.PathLike, key: Key, name: str) -> pathlib.Path:
+    folder = urllib.parse.quote("/".join(key), safe="")
+    return attachments_dir(store_path) / folder / urllib.parse.quote(name, safe="")
+
+
+def read_attachment(store_path: os.PathLike, sample: scorecard_pb2.SampleScore,
+                    name: str) -> Optional[bytes]:
+    """The sample's attachment `name` as stored, or None when the row records none, the
+    file is gone, or its sha256 is not the recorded one (logged: computed again)."""
+    want = sample.diagnostics.get(ATTACHMENT_KEY + name)
+    if not want:
+        return None
+    path = attachment_path(store_path, key_of(sample), name)
+    try:
+        blob = path.read_bytes()
+    except OSError as e:
+        logging.warning("%s: attachment unreadable (%s): computed again", path, e)
+        return None
+    if hashlib.sha256(blob).hexdigest() != want:
+        logging.warning("%s: sha256 is not the one its row records: computed again", path)
+        return None
+    return blob
 
 
 class SampleStore:
@@ -108,12 +148,32 @@ class SampleStore:
         self._samples.pop(key, None)
 
     def append(self, sample: scorecard_pb2.SampleScore) -> None:
-        """Records one sample durably (flush + fsync) before returning."""
+        """Records one sample durably (flush + fsync) before returning: its attachments
+        first, then its line (which then records their digests, not their bytes)."""
         sample.diagnostics[CONFIG_DIGEST_KEY] = self.digest
+        self._write_attachments(sample)
         self._file.write(schema.to_json_line(sample))
         self._file.flush()
         os.fsync(self._file.fileno())
         self._samples[key_of(sample)] = sample
+
+    def _write_attachments(self, sample: scorecard_pb2.SampleScore) -> None:
+        for name, blob in sorted(sample.attachments.items()):
+            path = attachment_path(self.path, key_of(sample), name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + ".tmp")
+            with open(tmp, "wb") as f:
+                f.write(blob)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+            sample.diagnostics[ATTACHMENT_KEY + name] = hashlib.sha256(blob).hexdigest()
+        sample.ClearField("attachments")
+
+    def attachment(self, key: Key, name: str) -> Optional[bytes]:
+        """A kept sample's attachment (see read_attachment), None when there is none."""
+        sample = self._samples.get(key)
+        return read_attachment(self.path, sample, name) if sample is not None else None
 
     def samples(self) -> Iterable[scorecard_pb2.SampleScore]:
         return list(self._samples.values())

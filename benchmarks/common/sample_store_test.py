@@ -74,3 +74,25 @@ def test_the_same_id_in_two_splits_is_two_samples(tmp_path):
         store.append(scorecard_pb2.SampleScore(sample_id="001", split="real"))
     with sample_store.SampleStore(path, "d1", resume=True) as store:
         assert store.resumed == 2
+
+
+def test_attachments_are_kept_beside_the_row_and_read_back_checked(tmp_path):
+    path = tmp_path / "s.jsonl"
+    with sample_store.SampleStore(path, "d1", resume=False) as store:
+        sample = _sample("a/1")  # a "/" in an id stays one folder
+        sample.attachments["emb.npy"] = b"\x00embedding bytes"
+        store.append(sample)
+        assert store.attachment(("synthetic", "a/1"), "emb.npy") == b"\x00embedding bytes"
+        assert store.attachment(("synthetic", "a/1"), "other.npy") is None
+    line = path.read_text()
+    assert "attachments" not in line and "AGVtYmVk" not in line  # digest only, no base64
+    with sample_store.SampleStore(path, "d1", resume=True) as store:
+        (kept,) = store.samples()
+        assert kept.diagnostics[sample_store.ATTACHMENT_KEY + "emb.npy"]
+        assert sample_store.read_attachment(path, kept, "emb.npy") == b"\x00embedding bytes"
+    (stored,) = [p for p in sample_store.attachments_dir(path).rglob("*") if p.is_file()]
+    assert stored.parent.parent == sample_store.attachments_dir(path)
+    stored.write_bytes(b"\x00embedding bytez")  # corrupted: read as missing
+    assert sample_store.read_attachment(path, kept, "emb.npy") is None
+    stored.unlink()
+    assert sample_store.read_attachment(path, kept, "emb.npy") is None

@@ -102,7 +102,7 @@ def run(config: MiraBenchConfig) -> scorecard_pb2.Scorecard:
             digest=sample_lib.digest, decode_workers=config.common.decode_workers,
             batch=batching.stage(per_video, config.common.sample_batch))
     samples = outcome.samples
-    sets = set_step.compute(rows, metric_ids)
+    sets = set_step.compute(rows, samples, out.path(outputs_lib.PER_SAMPLE))
     return _finish(config, out, rows, samples, outcome, prepared, metric_ids, sets,
                    started_at, t0)
 

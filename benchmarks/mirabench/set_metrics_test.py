@@ -1,14 +1,20 @@
 """FVD/KVD through the runner: a tiny I3D (the official layout at 1/64 width) found in the
 --checkpoint_dir layout; the values equal the distribution formulas on logits computed
 directly; fewer than two videos in a set is unavailable and leaves both out of
-average_score.csv; with all four set metrics each video is decoded once."""
+average_score.csv; with all four set metrics each video is decoded once, and never again
+for the set metrics on a Ray-shaped executor, on resume, or after a lost embedding."""
 
 import collections
 import json
+import pathlib
 
 import pytest
 import torch
 
+from benchmarks.common import executor as executor_lib
+from benchmarks.common import outputs as outputs_lib
+from benchmarks.common import pickled_executor
+from benchmarks.common import sample_store
 from benchmarks.common.flags import CommonConfig
 from benchmarks.mirabench import checkpoints as ckpts
 from benchmarks.mirabench import distribution
@@ -22,18 +28,21 @@ from tools.fixtures import mirabench_clips
 DIVISOR = 64
 
 
-@pytest.fixture(scope="module")
-def ckpt(tmp_path_factory):
+def _tiny_i3d(root, seed):
     torch.set_num_threads(1)
-    torch.manual_seed(5)
+    torch.manual_seed(seed)
     model = inception_i3d.InceptionI3d(400, width_divisor=DIVISOR)
     for name, buf in model.named_buffers():
         if name.endswith("running_var"):
             buf.uniform_(0.5, 1.5)
-    root = tmp_path_factory.mktemp("ckpt")
-    (root / ckpts.I3D_400.name).mkdir()
+    (root / ckpts.I3D_400.name).mkdir(parents=True)
     torch.save(model.state_dict(), root / ckpts.I3D_400.name / ckpts.I3D_400.filename)
     return root
+
+
+@pytest.fixture(scope="module")
+def ckpt(tmp_path_factory):
+    return _tiny_i3d(tmp_path_factory.mktemp("ckpt"), 5)
 
 
 @pytest.fixture(scope="module")
@@ -52,11 +61,11 @@ def sets(tmp_path_factory):
     return root, gen, gt, one, short
 
 
-def _run(sets, ckpt, out, metrics, gt_csv=None, gt_dir="gt"):
+def _run(sets, ckpt, out, metrics, gt_csv=None, gt_dir="gt", **common):
     root, gen, gt = sets[:3]
     return runner.run(runner.MiraBenchConfig(
         common=CommonConfig(metrics=metrics, offline=True, device="cpu",
-                            checkpoint_dir=str(ckpt)),
+                            checkpoint_dir=str(ckpt), **common),
         meta_csv=gen, generated_dir=root / "gen", output_dir=out, model_name="m",
         gt_meta_csv=gt_csv or gt, gt_dir=root / gt_dir,
         architectures={"i3d_width_divisor": DIVISOR}))
@@ -128,3 +137,65 @@ def test_all_four_decode_each_video_once(sets, ckpt, tmp_path, monkeypatch):
     assert len(loads) == 5 and set(loads.values()) == {1}
     averages = json.loads((tmp_path / "out" / "average_score.csv").read_text())
     assert list(averages) == ["fvd", "kvd"]  # KID needs 100 frames: neither fid nor kid
+
+
+ALL_FOUR = ("fvd&kvd", "fid&kid")
+
+
+@pytest.fixture(name="loads")
+def _loads(monkeypatch):
+    """Decodes per video file, counted in this process (a pickled copy counts apart)."""
+    counts, load = collections.Counter(), sample_lib.load
+
+    def counted(row, max_side=None):
+        counts["/".join(pathlib.Path(row.source).parts[-2:])] += 1
+        return load(row, max_side)
+    monkeypatch.setattr(sample_lib, "load", counted)
+    return counts
+
+
+def _values(card):
+    return {m.id: (m.available, m.value) for m in card.metrics}
+
+
+GT_ONCE = {"gt/1.mp4": 1, "gt/2.mp4": 1}
+
+
+def test_on_a_ray_shaped_executor_the_driver_decodes_only_the_gt_set(sets, ckpt, tmp_path,
+                                                                     loads):
+    local = _values(_run(sets, ckpt, tmp_path / "local", ALL_FOUR))
+    loads.clear()
+    executor_lib.install(pickled_executor.PickledExecutor())
+    try:
+        shipped = _values(_run(sets, ckpt, tmp_path / "ray", ALL_FOUR))
+    finally:
+        executor_lib.install(None)
+    assert loads == GT_ONCE  # the generated videos were decoded in the worker's copy only
+    assert shipped == local and local["fvd"][0] and local["fid"][0]
+
+
+def test_resume_reads_the_embeddings_back_and_recomputes_only_a_corrupted_one(
+        sets, ckpt, tmp_path, loads):
+    out = tmp_path / "out"
+    first = _values(_run(sets, ckpt, out, ALL_FOUR))
+    loads.clear()
+    assert _values(_run(sets, ckpt, out, ALL_FOUR, resume=True)) == first
+    assert loads == GT_ONCE
+    store = out / outputs_lib.PER_SAMPLE
+    victim = sample_store.attachment_path(store, sample_lib.ref(
+        layout.rows(sets[1], sets[0] / "gen")[1]).key, "i3d_logits.npy")
+    victim.write_bytes(victim.read_bytes()[:-4] + b"\0\0\0\1")
+    loads.clear()
+    assert _values(_run(sets, ckpt, out, ALL_FOUR, resume=True)) == first
+    assert loads == {**GT_ONCE, "gen/2.mp4": 1}  # that video alone decoded again
+
+
+def test_a_resume_with_another_checkpoint_embeds_the_videos_again(sets, ckpt, tmp_path,
+                                                                  loads):
+    out, other = tmp_path / "out", _tiny_i3d(tmp_path / "other", 6)
+    first = _values(_run(sets, ckpt, out, ("fvd&kvd",)))
+    loads.clear()
+    resumed = _values(_run(sets, other, out, ("fvd&kvd",), resume=True))
+    assert loads == {**GT_ONCE, "gen/1.mp4": 1, "gen/2.mp4": 1, "gen/3.mp4": 1}
+    assert resumed == _values(_run(sets, other, tmp_path / "fresh", ("fvd&kvd",)))
+    assert resumed["fvd"] != first["fvd"]

@@ -3,8 +3,9 @@
 Each shard ran `<benchmark>:run --num_shards=N --shard_index=I --output_dir=O_I`. Merging
 checks that the shards are one run split up (same benchmark, code, locked environment,
 flags and checkpoints; every shard index once), concatenates their per-sample stores
-(every `*.jsonl` file of SampleScore lines carrying their config digest) into --output_dir, and returns the runner
-arguments that write the outputs from those samples alone: the shards' own flags with
+(every `*.jsonl` file of SampleScore lines carrying their config digest, with the
+samples' attachments) into --output_dir, and returns the runner arguments that write
+the outputs from those samples alone: the shards' own flags with
 `--stored_only`, so nothing is recomputed and a sample no shard holds is recorded as
 not covered, by name. The runner then writes the same files a single run writes.
 """
@@ -13,12 +14,14 @@ import dataclasses
 import json
 import pathlib
 import shlex
+import shutil
 from typing import Dict, List, Sequence, Tuple
 
 from google.protobuf import json_format
 
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
+from benchmarks.common import sample_store
 from metrics import cli_support
 from proto import scorecard_pb2
 
@@ -129,7 +132,8 @@ def _store_lines(path: pathlib.Path) -> List[Tuple[Tuple[str, str], str]]:
 
 
 def combine_stores(shards: Sequence[Shard], output_dir: pathlib.Path) -> Dict[str, int]:
-    """Writes each store file of the shards, concatenated, into output_dir; returns
+    """Writes each store file of the shards, concatenated, into output_dir, with their
+    attachment folders (benchmarks/common/sample_store.py) joined beside it; returns
     {file name: samples}. MergeError when a sample is in two shards."""
     names = sorted({p.name for s in shards for p in s.path.glob("*.jsonl")})
     written = {}
@@ -149,6 +153,11 @@ def combine_stores(shards: Sequence[Shard], output_dir: pathlib.Path) -> Dict[st
         if lines:
             (output_dir / name).write_text("".join(lines), encoding="utf-8")
             written[name] = len(lines)
+            for shard in sorted(set(owner.values())):
+                folder = sample_store.attachments_dir(shard / name)
+                if folder.is_dir():  # one folder per sample: the shards' never collide
+                    shutil.copytree(folder, sample_store.attachments_dir(output_dir / name),
+                                    dirs_exist_ok=True)
     return written
 
 

@@ -7,6 +7,7 @@ import pathlib
 
 import pytest
 
+from benchmarks.common import sample_store
 from benchmarks.common import shards
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
@@ -92,3 +93,24 @@ def test_runner_args_drop_the_per_shard_flags():
                         "--output_dir '/a b' --noresume --grid_size=7")
     args = merge_lib.runner_args(merge_lib.Shard(pathlib.Path("x"), card), pathlib.Path("/o"))
     assert args == ["--metrics=pas", "--grid_size=7", "--output_dir=/o", "--stored_only"]
+
+
+def test_combine_stores_joins_the_shards_attachments(tmp_path):
+    shard_list = []
+    for index, sid in enumerate(("a", "b")):
+        folder = tmp_path / f"s{index}"
+        folder.mkdir()
+        with sample_store.SampleStore(folder / "per_sample_scores.jsonl", "d", False) as store:
+            sample = scorecard_pb2.SampleScore(sample_id=sid, split="x")
+            sample.attachments["e.npy"] = sid.encode() * 3
+            store.append(sample)
+        card = scorecard_pb2.Scorecard()
+        card.run.flags.update({"shard_index": str(index), "num_shards": "2"})
+        shard_list.append(merge_lib.Shard(folder, card))
+    (tmp_path / "m").mkdir()
+    assert merge_lib.combine_stores(shard_list, tmp_path / "m") == {
+        "per_sample_scores.jsonl": 2}
+    merged = tmp_path / "m" / "per_sample_scores.jsonl"
+    with sample_store.SampleStore(merged, "d", resume=True) as store:
+        assert store.attachment(("x", "a"), "e.npy") == b"aaa"
+        assert store.attachment(("x", "b"), "e.npy") == b"bbb"
