@@ -2,11 +2,13 @@
 
 Step 1's per-frame models (DINOv2 for ObjIdentityConsistency, Depth Anything for
 Geo3DConsistency, VisualQuality's LAION aesthetic predictor on CLIP ViT-L/14 and CLIP-IQA+
-on RN50) see each frame alone, so the sampled frames of several clips may share their
-calls. The batched run must give every clip the values of the clip scored alone (to 1e-5:
-only float sums change order), leave a broken clip's error on that clip, and make fewer
-model calls: DINOv2 and the aesthetic tower take frames of any size in one call (each is
-resized to 224), Depth Anything and CLIP-IQA+ only frames of one size. The step shipped
+on RN50, ImageReward's BLIP image tower) see each frame alone, so the sampled frames of
+several clips may share their calls. The batched run must give every clip the values of
+the clip scored alone (to 1e-5: only float sums change order), leave a broken clip's
+error on that clip, and make fewer model calls: DINOv2, the aesthetic tower and BLIP's
+ViT take frames of any size in one call (each is resized to its input), Depth Anything
+and CLIP-IQA+ only frames of one size. ImageReward's text encoder stays per clip (its
+prompt), and a clip without a prompt (Real/001 here) joins no shared call. The step shipped
 as to a Ray actor (pickled_executor: the functions and the stage in one pickle, the
 same groups) makes the same calls and rows.
 """
@@ -27,11 +29,14 @@ from metrics.clip import aesthetic
 from metrics.clip import clipiqa
 from metrics.depth import depth_anything
 from metrics.dinov2 import backbone
+from metrics.imagereward import scoring
 from tests import memobench_tiny_checkpoints as tiny_checkpoints
 
-METRICS = ("ObjIdentityConsistency", "Geo3DConsistency", "VisualQuality", "AestheticScore")
+METRICS = ("ObjIdentityConsistency", "Geo3DConsistency", "VisualQuality", "AestheticScore",
+           "ImageRewardScore")
 COUNTED = (("aesthetic", aesthetic, "frame_scores"), ("clipiqa", clipiqa, "frame_scores"),
-           ("dinov2", backbone, "patch_tokens"), ("depth", depth_anything, "depth_maps"))
+           ("dinov2", backbone, "patch_tokens"), ("depth", depth_anything, "depth_maps"),
+           ("image_reward", scoring, "image_embeds"))
 
 
 @pytest.fixture(scope="module")
@@ -83,12 +88,16 @@ def test_sample_batch_shares_the_calls_and_moves_no_value_beyond_1e_5(
     assert "Barnyard_002" in alone["Barnyard_002"]["error"]  # names the file it could not read
     batch_parity.assert_rows_match(alone, batched)
     for clip in ("001", "Barnyard_001", "CityPark_001"):
-        assert set(METRICS) <= set(alone[clip]["metrics"]), clip
+        assert set(METRICS) - {"ImageRewardScore"} <= set(alone[clip]["metrics"]), clip
+    assert "ImageRewardScore" in alone["Barnyard_001"]["metrics"]
+    assert "ImageRewardScore" in alone["CityPark_001"]["metrics"]
+    assert "no prompt" in alone["001"]["unavailable"]["ImageRewardScore"]
     sizes = {clip: (alone[clip]["diagnostics"]["height"], alone[clip]["diagnostics"]["width"])
              for clip in ("001", "Barnyard_001", "CityPark_001")}
     assert sizes["001"] == sizes["Barnyard_001"] != sizes["CityPark_001"]
-    # Alone: one call per model per scorable clip (Barnyard_002 fails to load). Batched
-    # (all four clips in one group): DINOv2 and the aesthetic tower once, Depth Anything
-    # and CLIP-IQA+ once per size.
-    assert calls_alone == {"aesthetic": 3, "clipiqa": 3, "dinov2": 3, "depth": 3}
-    assert calls == {"aesthetic": 1, "clipiqa": 2, "dinov2": 1, "depth": 2}
+    # Alone: one call per model per scorable clip (Barnyard_002 fails to load; 001 has no
+    # prompt for ImageReward). Batched (all four clips in one group): DINOv2, the aesthetic
+    # tower and BLIP's ViT once, Depth Anything and CLIP-IQA+ once per size.
+    assert calls_alone == {"aesthetic": 3, "clipiqa": 3, "dinov2": 3, "depth": 3,
+                           "image_reward": 2}
+    assert calls == {"aesthetic": 1, "clipiqa": 2, "dinov2": 1, "depth": 2, "image_reward": 1}

@@ -108,7 +108,16 @@ class ImageRewardModel(nn.Module):
     def forward(self, pixel_values: torch.Tensor, input_ids: torch.Tensor,
                 attention_mask: torch.Tensor) -> torch.Tensor:
         """(B,) rewards for B images and one tokenized prompt per image."""
-        image_embeds = self.visual_encoder(pixel_values=pixel_values).last_hidden_state
+        return self.rewards(self.image_embeds(pixel_values), input_ids, attention_mask)
+
+    def image_embeds(self, pixel_values: torch.Tensor) -> torch.Tensor:
+        """(B, tokens, width): the ViT's every token, what the text encoder attends to;
+        each image's alone (so images of several prompts may share this call)."""
+        return self.visual_encoder(pixel_values=pixel_values).last_hidden_state
+
+    def rewards(self, image_embeds: torch.Tensor, input_ids: torch.Tensor,
+                attention_mask: torch.Tensor) -> torch.Tensor:
+        """(B,) rewards from the images' embeds and one tokenized prompt per image."""
         text = self.text_encoder(input_ids=input_ids, attention_mask=attention_mask,
                                  encoder_hidden_states=image_embeds, is_decoder=False)
         features = text.last_hidden_state[:, 0, :].float()

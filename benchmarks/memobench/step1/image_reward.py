@@ -12,6 +12,7 @@ from typing import Optional, Tuple
 from benchmarks.memobench import prompts as prompts_lib
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import model_recipe
+from benchmarks.common import sample_batch
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import calibration
 from benchmarks.memobench.step1 import family
@@ -21,10 +22,12 @@ from proto import scorecard_pb2
 
 METRIC = "ImageRewardScore"
 BACKEND_NAME = "image-reward-v1.0"
+IMAGE_EMBEDS = "ImageRewardScore:image_embeds"  # the shared rows' name (ctx.shared)
 CHECKPOINT_ID = "THUDM/ImageReward (ImageReward.pt, med_config.json) + bert-base-uncased vocab.txt"
 _NOTE = ("BLIP ViT-L/16 + BERT cross-encoder + MLP rebuilt on transformers' BlipVisionModel / "
          "BlipTextModel from ImageReward.pt's keys (metrics/imagereward); the 5 sampled frames "
-         "share one batched call (upstream: one call per frame)")
+         "share one batched call (upstream: one call per frame); with --sample_batch the image "
+         "tower's calls are shared across clips, the text encoder runs per clip")
 
 
 def backend(note: str = "") -> scorecard_pb2.Backend:
@@ -64,8 +67,23 @@ def build(settings) -> Tuple[Optional[family.Family], Optional[Tuple[str, scorec
             # run_eval.py leaves ImageRewardScore None too when a clip has no prompt.
             return family.FamilyResult({METRIC: None},
                                        {METRIC: f"{card_lib.OFFICIAL_GAP}no prompt: {origin}"})
-        return family.FamilyResult({METRIC: visual_quality.image_reward(ctx.frames, prompt,
-                                                                        model.get()).score})
+        return family.FamilyResult({METRIC: visual_quality.image_reward(
+            ctx.frames, prompt, model.get(), embeds=ctx.shared.get(IMAGE_EMBEDS)).score})
 
+    def frames(loaded):
+        """The clip's sampled frames, for the image tower's shared calls (none: no prompt)."""
+        prompt, _ = sources.prompt_for(loaded.gt.split, loaded.gt.clip_id, loaded.gt.prompt)
+        if not visual_quality.has_prompt(prompt):
+            raise ValueError("no prompt")  # compute says so
+        indices = visual_quality.image_reward_indices(len(loaded.frames))
+        return [loaded.frames[i] for i in indices]
+
+    def embeds(frames):
+        from metrics.imagereward import scoring  # pylint: disable=import-outside-toplevel
+        return scoring.image_embeds(model.get(), frames).cpu().numpy()
+
+    # Each frame is resized and cropped to the ViT's input by the transform: any sizes.
+    call = sample_batch.FrameCall(IMAGE_EMBEDS, frames, embeds)
     return family.FunctionFamily("image_reward", (METRIC,), compute, card_backend,
-                                 tuple(ref for _, ref in found)), None
+                                 tuple(ref for _, ref in found),
+                                 frame_calls=lambda step: [call]), None

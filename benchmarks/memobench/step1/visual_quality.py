@@ -88,12 +88,13 @@ def has_prompt(prompt: Optional[str]) -> bool:
 
 
 def image_reward(frames_bgr, prompt: Optional[str], reward,
-                 n_sample: int = IMAGE_REWARD_SAMPLES) -> ClipScore:
+                 n_sample: int = IMAGE_REWARD_SAMPLES, embeds=None) -> ClipScore:
     """ImageRewardScore (0-1, 4 dp; None without a prompt); frame_scores are the raw
-    rewards, before the sigmoid."""
+    rewards, before the sigmoid. `embeds`: the sampled frames' image-tower rows when a
+    shared call computed them (scoring.image_embeds)."""
     indices = image_reward_indices(len(frames_bgr), n_sample)
     if not has_prompt(prompt):
         return ClipScore(None, indices, [])
     from metrics.imagereward import scoring  # pylint: disable=import-outside-toplevel  (torch)
-    raw = scoring.raw_rewards(reward, prompt, [frames_bgr[i] for i in indices])
+    raw = scoring.raw_rewards(reward, prompt, [frames_bgr[i] for i in indices], embeds)
     return ClipScore(clip_mean([sigmoid(value) for value in raw]), indices, raw)

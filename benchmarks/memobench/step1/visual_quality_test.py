@@ -85,7 +85,7 @@ class _FakeReward:
         self.raw = [float(np.float32(v)) for v in raw]
         self.calls = []
 
-    def __call__(self, reward, prompt, frames):
+    def __call__(self, reward, prompt, frames, embeds=None):
         self.calls.append((prompt, len(frames)))
         return list(self.raw)
 
