@@ -41,6 +41,13 @@ def config_digest(settings: dict) -> str:
 Key = Tuple[str, str]  # (split, sample_id): ids repeat across splits (MemoBench's "001")
 
 
+def checkpoint_settings(refs: Iterable[scorecard_pb2.CheckpointRef]) -> list:
+    """What a store's config digest records of the run's checkpoints: each one's metric
+    and sha256 (or id@revision where none is known), so that a resume with another
+    checkpoint file recomputes the samples instead of keeping values it did not make."""
+    return sorted({(r.metric_id, r.sha256 or f"{r.id}@{r.revision}") for r in refs})
+
+
 def key_of(sample: scorecard_pb2.SampleScore) -> Key:
     return (sample.split, sample.sample_id)
 

@@ -96,3 +96,13 @@ def test_attachments_are_kept_beside_the_row_and_read_back_checked(tmp_path):
     assert sample_store.read_attachment(path, kept, "emb.npy") is None
     stored.unlink()
     assert sample_store.read_attachment(path, kept, "emb.npy") is None
+
+
+def test_checkpoint_settings_change_with_a_checkpoints_file_only():
+    ref = lambda sha, path="/a": scorecard_pb2.CheckpointRef(metric_id="m", id="org/x",
+                                                             revision="r1", sha256=sha, path=path)
+    digest = lambda *refs: sample_store.config_digest(
+        {"checkpoints": sample_store.checkpoint_settings(refs)})
+    assert digest(ref("aa")) == digest(ref("aa", "/elsewhere"))  # moved, same file
+    assert digest(ref("aa")) != digest(ref("bb"))
+    assert sample_store.checkpoint_settings([ref("")]) == [("m", "org/x@r1")]

@@ -24,7 +24,7 @@ from benchmarks.common import scorecard as card_lib
 from benchmarks.common import shards
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
-from benchmarks.common.sample_store import SampleStore, config_digest
+from benchmarks.common.sample_store import SampleStore, checkpoint_settings, config_digest
 from benchmarks.mirabench import batching
 from benchmarks.mirabench import card as card_parts
 from benchmarks.mirabench import families as families_lib
@@ -87,6 +87,8 @@ def run(config: MiraBenchConfig) -> scorecard_pb2.Scorecard:
                             "seed": config.consistency_3d_seed,
                             "repeats": config.consistency_3d_repeats,
                             "fid_input": config.fid_input,
+                            "checkpoints": checkpoint_settings(
+                                prepared.checkpoints() + set_step.checkpoints()),
                             # only when changed: earlier stores keep their digest
                             **({"tracking_history": config.tracking_history}
                                if config.tracking_history != "official" else {}),

@@ -32,8 +32,6 @@ from proto import scorecard_pb2
 
 DEFAULT_KID_SEED = 0
 UNUSABLE_KEY = "set_embedding_unusable/"  # diagnostics prefix + attachment name: why not
-# diagnostics prefix + attachment name: the checkpoint the embedding came from (its sha256)
-SOURCE_KEY = "set_embedding_checkpoint/"
 _NEEDS_GT = "needs the GT set (--gt_meta_csv and --gt_dir)"
 
 
@@ -84,10 +82,6 @@ def _embedded(net: set_networks.Network, frames):
         return str(e)
 
 
-def _source(net: set_networks.Network) -> str:
-    return net.ref.sha256 or f"{net.ref.id}@{net.ref.revision}"
-
-
 def _npy(array: np.ndarray) -> bytes:
     buf = io.BytesIO()
     np.save(buf, np.ascontiguousarray(array), allow_pickle=False)
@@ -104,6 +98,10 @@ class SetStep:
     def _ready(self) -> List[set_networks.Network]:
         return [n for n in self.networks if n.embed is not None]
 
+    def checkpoints(self) -> List[scorecard_pb2.CheckpointRef]:
+        """The ready networks' checkpoints (the per-sample embeddings depend on them)."""
+        return [n.ref for n in self._ready()]
+
     def collector(self) -> Optional[family_lib.Family]:
         """The per-video family that attaches each generated video's embeddings (or
         records, as a diagnostic, why a network cannot embed it) to its sample."""
@@ -114,7 +112,6 @@ class SetStep:
         def compute(ctx) -> family_lib.FamilyResult:
             attachments, diagnostics = {}, {}
             for net in ready:
-                diagnostics[SOURCE_KEY + net.key] = _source(net)
                 got = _embedded(net, ctx.frames)
                 if isinstance(got, str):
                     diagnostics[UNUSABLE_KEY + net.key] = got
@@ -127,9 +124,9 @@ class SetStep:
 
     @staticmethod
     def _stored(net, sample, store_path):
-        """The embedding the sample's row holds (or the reason it has none), else None
-        (none stored, or made with another checkpoint: a resume after it changed)."""
-        if sample is None or sample.diagnostics.get(SOURCE_KEY + net.key) != _source(net):
+        """The embedding the sample's row holds (or the reason it has none), else None.
+        (Rows made with another checkpoint are not kept: the store's digest has them.)"""
+        if sample is None:
             return None
         if UNUSABLE_KEY + net.key in sample.diagnostics:
             return sample.diagnostics[UNUSABLE_KEY + net.key]

@@ -28,7 +28,7 @@ from benchmarks.common import shards
 from benchmarks.common import trust
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
-from benchmarks.common.sample_store import SampleStore, config_digest
+from benchmarks.common.sample_store import SampleStore, checkpoint_settings, config_digest
 from benchmarks.vmbench import card_metrics
 from benchmarks.vmbench import manifest
 from benchmarks.vmbench import metric_specs
@@ -135,6 +135,8 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
                             "pas_backend": config.pas_backend, "grid": config.grid_size,
                             "quirks": dataclasses.asdict(config.quirks),
                             "cas_init": config.cas_init, "mss_dtype": config.mss_dtype,
+                            "checkpoints": checkpoint_settings(
+                                ref for f in families for ref in f.checkpoints),
                             **max_side.digest_settings(config.common.max_side)})
     with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume,
                      config.common.stored_only) as store:

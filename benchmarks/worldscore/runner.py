@@ -22,7 +22,7 @@ from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import shards
 from benchmarks.common.flags import CommonConfig
-from benchmarks.common.sample_store import SampleStore, config_digest
+from benchmarks.common.sample_store import SampleStore, checkpoint_settings, config_digest
 from benchmarks.worldscore import aspects
 from benchmarks.worldscore import card as card_parts
 from benchmarks.worldscore import dataset
@@ -103,6 +103,7 @@ def run(config: WorldScoreConfig) -> scorecard_pb2.Scorecard:
     out = outputs_lib.RunOutputs(config.output_dir)
     digest = config_digest({"version": BENCHMARK_VERSION, "metrics": sorted(running),
                             "gram_resize": config.gram_resize,
+                            "checkpoints": checkpoint_settings(prepared.checkpoints()),
                             "backends": sorted(prepared.backend_of(m).name for m in running)})
     load = _mask_checked(sample_lib.load_for(running), config.data_root, running)
     per_movement = {mv: _families_for(prepared, mv) for mv in config.movements}

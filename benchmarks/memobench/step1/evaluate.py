@@ -13,7 +13,7 @@ from benchmarks.common import scorecard as card_lib
 from benchmarks.common import sample_batch
 from benchmarks.common import sample_loop
 from benchmarks.common import trust
-from benchmarks.common.sample_store import SampleStore, config_digest
+from benchmarks.common.sample_store import SampleStore, checkpoint_settings, config_digest
 from benchmarks.memobench import clip_eval
 from benchmarks.memobench import eval_csv
 from benchmarks.memobench import metric_specs
@@ -46,6 +46,7 @@ def run_step1(config, clips, rows, data_root: pathlib.Path, metric_ids,
         "version": version, "metrics": sorted(metric_ids),
         "backends": {m: (b.name, b.checkpoint_id) for m in metric_ids
                      for b in [prepared.backend_of(m)] if b is not None},
+        "checkpoints": checkpoint_settings(prepared.checkpoints()),
         "prompt_sources": [_file_digest(p) for p in (config.step1.prompt_src_syn,
                                                       config.step1.prompt_src_real)]})
     with SampleStore(output_dir / PER_SAMPLE, digest, config.common.resume,
