@@ -1,48 +1,30 @@
 """--executor=ray on a local two-CPU Ray: the same outputs as the local loop, no sample
 lost or stored twice when a worker dies, and a sample that keeps killing its worker
-recorded as an error row. One Ray for the module (starting one costs seconds)."""
+recorded as an error row. One Ray for the process (tests/ray_cluster.py: starting one
+costs seconds), shared with ray_mirabench_test.py."""
 
-import dataclasses
-import io
 import json
 import os
 import pathlib
 import sys
-import tempfile
 import time
 
-import numpy
 import pytest
-from google.protobuf import json_format
 
 from benchmarks.common import executor as executor_lib
 from benchmarks.common import ray_executor
 from benchmarks.common import run_device
 from benchmarks.common import sample_batch
 from benchmarks.common import sample_loop
-from benchmarks.common import sample_store
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
 from benchmarks.common.sample_store import SampleStore
-from benchmarks.mirabench import runner as mirabench_runner
 from metrics.testing import binary_runner
 from proto import scorecard_pb2
-from tools.fixtures import mirabench_clips
+from tests import ray_cluster
+from tests.ray_cluster import ray  # noqa: F401  (the pytest fixture)
 
 
-@pytest.fixture(scope="module")
-def ray():
-    import ray as ray_module  # pylint: disable=import-outside-toplevel
-    # Workers are fresh interpreters: they import what this test imports. A short
-    # temp dir: Ray's unix sockets must fit in 107 bytes.
-    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    temp = tempfile.mkdtemp(prefix="wr", dir="/tmp")
-    os.environ["HOME"] = temp  # Ray keeps its auth token in ~/.ray (read-only in Bazel)
-    ray_module.init(num_cpus=2, include_dashboard=False, _temp_dir=temp,
-                    object_store_memory=80 * 1024 * 1024, log_to_driver=False)
-    yield ray_module
-    executor_lib.install(None)
-    ray_module.shutdown()
 
 
 def _ray_config(**kw) -> CommonConfig:
@@ -128,17 +110,6 @@ _RUN = "benchmarks.memobench.run"
 _FLAGS = ("--metrics=GT_ALL_PSNR,GT_ALL_SSIM", "--steps=step1", "--offline")
 
 
-def _comparable(path: pathlib.Path):
-    rows = []
-    for line in path.read_text().splitlines():
-        row = json.loads(line)
-        row.pop("seconds", None)
-        row["diagnostics"] = {k: v for k, v in row.get("diagnostics", {}).items()
-                              if not k.startswith(sample_loop.SECONDS)}
-        rows.append(row)
-    return rows
-
-
 def _memobench(tmp_path, out, *extra):
     done = binary_runner.run_in_process(_RUN, tmp_path, f"--output_dir={out}", *_FLAGS, *extra)
     assert done.returncode == 0, done.stderr + done.stdout
@@ -155,7 +126,7 @@ def test_memobench_step1_on_ray_equals_the_local_loop(ray, tmp_path):
     assert json.loads(on_ray["run"]["flags"]["ray_cluster"])["CPU"] == 2
     for name in ("per_sample_scores.jsonl", "step1_per_sample_scores.jsonl"):
         if (tmp_path / "local" / name).is_file():
-            assert _comparable(tmp_path / "ray" / name) == _comparable(
+            assert ray_cluster.comparable(tmp_path / "ray" / name) == ray_cluster.comparable(
                 tmp_path / "local" / name), name
     assert (tmp_path / "ray" / "eval_both.csv").read_bytes() == (
         tmp_path / "local" / "eval_both.csv").read_bytes()
@@ -287,47 +258,3 @@ def test_the_device_is_the_actors_not_the_drivers(ray):
     ray_executor.install(CommonConfig())  # back to the local loop
     assert run_device.resolve("cpu") == "cpu"
 
-
-def test_mirabench_fid_on_ray_reads_the_actors_embeddings(ray, tmp_path):
-    """The real packaged Inception-v3 on two actors: each generated video embedded where
-    it was decoded, its pool3 features back as the row's attachment, and the FID the
-    local run's. Not bit for bit: an actor (one CPU) runs torch on one thread, this
-    process on two, and Inception's float32 features move by ~2e-6 between the two."""
-    del ray
-    clip = mirabench_clips.parallax_clip
-    gen = mirabench_clips.write_set(tmp_path, {1: clip(6, 0, 72, 128), 2: clip(6, 3, 72, 128)},
-                                    "gen", "meta_gen.csv")
-    gt = mirabench_clips.write_set(tmp_path, {1: clip(6, 7, 72, 128), 2: clip(6, 9, 72, 128)},
-                                   "gt", "meta_gt.csv")
-    cards = {}
-    for name, common in (("local", CommonConfig()), ("ray", _ray_config())):
-        common = dataclasses.replace(common, metrics=("fid&kid",), offline=True, device="cpu")
-        ray_executor.install(common)
-        try:
-            cards[name] = mirabench_runner.run(mirabench_runner.MiraBenchConfig(
-                common=common, meta_csv=gen, generated_dir=tmp_path / "gen",
-                output_dir=tmp_path / name, model_name="m", gt_meta_csv=gt,
-                gt_dir=tmp_path / "gt"))
-        finally:
-            executor_lib.install(None)
-    assert cards["ray"].run.flags["executor"] == "ray"
-    fid = {n: {m.id: m for m in card.metrics}["fid"] for n, card in cards.items()}
-    assert fid["ray"].available and fid["ray"].value == pytest.approx(fid["local"].value,
-                                                                      rel=1e-4)
-    store = "per_sample_scores.jsonl"
-    digestless = lambda rows: [{**row, "diagnostics": {
-        k: v for k, v in row["diagnostics"].items()
-        if not k.startswith(sample_store.ATTACHMENT_KEY)}} for row in rows]
-    assert digestless(_comparable(tmp_path / "ray" / store)) == digestless(
-        _comparable(tmp_path / "local" / store))
-    features = {}
-    for name in cards:
-        path = tmp_path / name / store
-        rows = [json_format.Parse(line, scorecard_pb2.SampleScore())
-                for line in path.read_text().splitlines()]
-        features[name] = [numpy.load(io.BytesIO(sample_store.read_attachment(
-            path, row, "inception_pool3.npy"))) for row in rows]
-    assert len(features["ray"]) == 2
-    for on_ray, local in zip(features["ray"], features["local"]):
-        assert on_ray.shape == local.shape == (6, 2048)
-        numpy.testing.assert_allclose(on_ray, local, rtol=1e-4, atol=1e-5)
