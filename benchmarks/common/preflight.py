@@ -61,11 +61,7 @@ class Options:
 
 def checkpoint_spec(req: runtime_profile_pb2.CheckpointRequirement) -> resolver.CheckpointSpec:
     """The resolver's view of a profile checkpoint, so both look in the same places."""
-    name = req.name or (req.id.rsplit("/", 1)[-1] if req.id else req.file)
-    return resolver.CheckpointSpec(
-        name=name, filename=req.file, hf_repo=req.id, hf_revision=req.revision or "main",
-        snapshot=req.snapshot, url=req.url, sha256=req.sha256.lower(), license=req.license,
-        size_bytes=req.size_bytes, approx_size_bytes=req.approx_size_bytes)
+    return resolver.spec_from_record(req)
 
 
 def _module_fix(module: str, benchmark_id: str) -> str:

@@ -83,7 +83,7 @@ def test_summary_names_unavailable_metrics():
     card.metrics.append(card_lib.unavailable(card_lib.MetricSpec("L", "L", "0-1", False),
                                              "no weights"))
     text = summary.format_summary(card)
-    assert "3.0000" in text and "unavailable: no weights" in text
+    assert "3.0000" in text and "unavailable [1]" in text and "[1] L: no weights" in text
 
 
 def test_markdown_and_json_summaries_carry_the_values_and_reasons():

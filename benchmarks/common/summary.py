@@ -10,6 +10,7 @@ from typing import Dict, List
 from absl import flags
 
 from benchmarks.common import blockers as blockers_lib
+from benchmarks.common import unavailable as unavailable_lib
 from proto import scorecard_pb2
 
 FORMAT = flags.DEFINE_enum(
@@ -23,10 +24,13 @@ def _fmt(value: float) -> str:
 
 
 def format_summary(card: scorecard_pb2.Scorecard) -> str:
-    """A table of the metrics, then coverage, verification and the files written."""
+    """A table of the metrics, the unavailable ones grouped by cause (one line and one fix
+    per cause), then coverage, verification and the files written."""
     scope = scorecard_pb2.VerificationScope.Name(card.verification.scope)
     lines = [f"{card.benchmark_id} · model {card.model_name} · scope {scope}"
              f" · leaderboard-eligible: {'yes' if card.verification.leaderboard_eligible else 'no'}"]
+    groups = unavailable_lib.grouped(card)
+    group_of = unavailable_lib.group_of(groups)
     width = max([len(m.id) for m in card.metrics] + [6])
     lines.append(f"  {'metric'.ljust(width)}  {'value':>10}  {'n':>4}  unit    backend / status")
     for m in card.metrics:
@@ -36,15 +40,21 @@ def format_summary(card: scorecard_pb2.Scorecard) -> str:
                          f"{m.unit:<6}  {backend}")
         else:
             lines.append(f"  {m.id.ljust(width)}  {'—':>10}  {'':>4}  {m.unit:<6}  "
-                         f"unavailable: {m.unavailable_reason}")
+                         f"unavailable [{group_of[m.id]}]")
+    if groups:
+        lines.append("unavailable, by cause (each metric's own reason is in the scorecard):")
+    for i, g in enumerate(groups, start=1):
+        lines.append(f"  [{i}] {unavailable_lib.describe(g, brief=True)}")
+        if g.fix:
+            lines.append(f"      fix: {g.fix}")
     cov = card.coverage
     lines.append(f"coverage: {cov.evaluated} evaluated, {cov.failed} failed, "
                  f"{len(cov.missing_sample_ids)} missing of {cov.expected} expected"
                  + (f" ({cov.expected_source})" if cov.expected_source else ""))
     if cov.failed_sample_ids:
         lines.append("  failed: " + ", ".join(cov.failed_sample_ids))
-    unavailable = [b.metric_id for b in card.verification.blocking
-                   if b.reason == scorecard_pb2.METRIC_UNAVAILABLE]
+    unavailable = list(dict.fromkeys(b.metric_id for b in card.verification.blocking
+                                     if b.reason == scorecard_pb2.METRIC_UNAVAILABLE))
     for g in blockers_lib.grouped(card.verification.blocking):
         if g.reason != "METRIC_UNAVAILABLE":
             which = blockers_lib.metrics_text(g)
@@ -52,7 +62,8 @@ def format_summary(card: scorecard_pb2.Scorecard) -> str:
                          + (f" ({which})" if which and len(g.metric_ids) > 1 else "")
                          + f": {g.detail}")
     if unavailable:
-        lines.append(f"  not leaderboard-eligible: METRIC_UNAVAILABLE: {', '.join(unavailable)}")
+        lines.append(f"  not leaderboard-eligible: METRIC_UNAVAILABLE: "
+                     f"{len(unavailable)} leaderboard metric(s) unavailable (above)")
     for note in card.notes:
         lines.append(f"note: {note}")
     for name, path in sorted(card.output_files.items()):

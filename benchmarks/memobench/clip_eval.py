@@ -25,6 +25,7 @@ from benchmarks.common.errors import InputError
 from benchmarks.common.family import Prepared
 from benchmarks.memobench import dataset
 from benchmarks.memobench import eval_csv
+from benchmarks.memobench import frame_order
 from benchmarks.memobench import keyframes
 from benchmarks.memobench.dataset import GroundTruth
 from benchmarks.memobench.generated import GeneratedClip
@@ -89,6 +90,8 @@ def load(clip: GeneratedClip, rows, data_root: pathlib.Path, max_side: int) -> L
         raise InputError(clip.source, "a readable folder of generated clips", clip.error)
     gt = ground_truth(clip, rows, data_root)
     warnings = list(gt.notes)
+    # MemoBench's frame rule: string order = numeric order; a gap is kept, with a warning.
+    warnings += frame_order.gap_warnings(clip.source)
     # Each generated file is read once, for its frame and the clip's digest; a video by
     # its container's frame count, as run_eval.py's VideoReader reads it.
     frames, digest = frames_lib.load_frames_and_digest(clip.source, max_side=max_side,

@@ -22,6 +22,7 @@ import numpy as np
 
 from benchmarks.common.errors import InputError
 from benchmarks.common import input_digest
+from benchmarks.memobench import frame_order
 from benchmarks.memobench import phase_sheets
 from metrics.camera import gt_poses
 from metrics.video import frames as frames_lib
@@ -149,7 +150,7 @@ def synthetic_ground_truth(data_root: pathlib.Path, clip_id: str,
              clip_dir / f"camera_full{n}.csv",
              data_root / "Synthetic_Raw" / scene / "cameras" / f"camera_full{n}.csv")
     if rgb_dir.is_dir() and intrinsics.is_file():
-        gt_total = len(frames_lib.list_frame_files(rgb_dir))
+        gt_total = len(frame_order.list_frames(rgb_dir))
         return GroundTruth(clip_id, SYNTHETIC, scene, rgb_dir, gt_total, row.h_gt, row.r_gt,
                            row.prompt, _intrinsics_row(intrinsics), "current", poses,
                            (intrinsics,))

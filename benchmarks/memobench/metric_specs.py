@@ -16,7 +16,7 @@ EVAL_CSV, ORS_CSV, VQA_CSV = "eval_<mode>.csv", "ors_scores.csv", "vqa_results/<
 LEADERBOARD_CSV = "leaderboard.csv"
 
 _PIXEL = "opencv-numpy (run_eval.py reference_fidelity transcription)"
-_LPIPS = ("lpips-v0.1-alex", "lpips-package-v0.1-alex")  # ours; the package (--lpips_backend)
+_LPIPS = ("lpips-package-v0.1-alex",)  # the lpips package (metrics/lpips loads it)
 _VISUAL = ("laion-aesthetic-clip-vit-l14 + clipiqa+-rn50",)
 _JUDGES = ("gemini-files-api", "openai-compatible")
 

@@ -65,14 +65,9 @@ def test_pixel_family_ids_are_the_tables():
     assert set(pixel.PSNR_SSIM_IDS + pixel.LPIPS_IDS) == set(TABLE.of_family("pixel_fidelity"))
 
 
-# A later backend that is the official package itself (not an alternative) is official too.
-_OFFICIAL_PACKAGES = {prepare.LPIPS_PACKAGE_BACKEND.name}
-
-
 @pytest.mark.parametrize("metric_ids, backend", [
     (pixel.PSNR_SSIM_IDS, prepare.PIXEL_BACKEND),
     (pixel.LPIPS_IDS, prepare.LPIPS_BACKEND),
-    (pixel.LPIPS_IDS, prepare.LPIPS_PACKAGE_BACKEND),
     (("MotionSmoothness",), prepare.RAFT_BACKEND),
     (("MotionSmoothness",), prepare.DIS_BACKEND),
     (("CameraControllability",), prepare.MAPANYTHING_BACKEND),
@@ -84,8 +79,7 @@ def test_backends_the_code_builds_are_declared_official_first(metric_ids, backen
     for metric_id in metric_ids:
         declared = TABLE.by_id[metric_id].backends
         assert backend.name in declared, (metric_id, backend.name, declared)
-        official = backend.name == declared[0] or backend.name in _OFFICIAL_PACKAGES
-        assert backend.official == official, (metric_id, backend.name)
+        assert backend.official == (backend.name == declared[0]), (metric_id, backend.name)
 
 
 def test_judges_are_declared():

@@ -1,11 +1,15 @@
-"""MemoBench runner: Step 1, ORS, VQA and the leaderboard (--steps).
+"""MemoBench runner: scores a model's clips on MemoBench's 14 leaderboard metrics (Step 1
+fidelity and consistency, ORS, the VQA judge; --steps) and per-phase diagnostics.
 
-    bazel run //benchmarks/memobench:run -- --generated_dir=output/MyModel \\
+    ./bazelw run //benchmarks/memobench:run          # the bundled sample; downloads nothing
+    ./bazelw run //benchmarks/memobench:run -- --generated_dir=output/MyModel \\
         --data_root=/path/to/MemoBench/data --model_name=MyModel
 
-With no flags it evaluates the bundled sample (a small synthetic MemoBench-shaped
-dataset built by //tools/fixtures) and says so. Exit codes: 0 done (some metrics may be
-unavailable), 2 unusable input or configuration, 1 internal error.
+A metric whose weights, judge key or package is missing is reported unavailable, and the
+summary gives one fix per cause. Before a run, what it needs:
+`./bazelw run //tools:preflight -- --benchmark=memobench`. Details: README.md.
+Exit codes: 0 done (some metrics may be unavailable), 2 unusable input or configuration,
+1 internal error.
 """
 
 import dataclasses
@@ -70,10 +74,10 @@ CAMERA_BACKEND = flags.DEFINE_enum(
     "package and weights) or classical (feature-match two-view rotation, weight-free, NOT "
     "official).")
 LPIPS_BACKEND = flags.DEFINE_enum(
-    "lpips_backend", "worldeval", ["worldeval", "lpips"],
-    "GT_*_LPIPS network: worldeval (metrics/lpips, a torch re-implementation of lpips' "
-    "LPIPS(net='alex')) or lpips (the lpips package itself); both official, same weights "
-    "and frame handling, equal to float rounding.")
+    "lpips_backend", "lpips", ["lpips", "worldeval"],
+    "GT_*_LPIPS network: lpips, the lpips package's own LPIPS(net='alex') (official). "
+    "worldeval, which chose worldeval's former re-implementation, is retired: still "
+    "accepted, it runs the package and prints a warning.")
 RAFT_CHECKPOINT = flags.DEFINE_string(
     "raft_checkpoint", None, "RAFT large weights (raft_large_C_T_SKHT_V2-ff5fadd5.pth).")
 LPIPS_ALEXNET_CHECKPOINT = flags.DEFINE_string(

@@ -11,17 +11,13 @@ raw_metric_table.jsonl and artifact_manifest.json cover all steps.
 
 import dataclasses
 import pathlib
-import time
 from typing import List, Optional, Tuple
 
 from absl import logging
 
-from benchmarks.common import outputs as outputs_lib
-from benchmarks.common import provenance
-from benchmarks.common import run_device
+from benchmarks.common import engine
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
-from benchmarks.common import shards
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import clip_eval
@@ -46,7 +42,7 @@ BENCHMARK_VERSION = "memobench-step1/1"
 MODES = ("synthetic", "real", "both")
 STEP1, ORS, VQA, LEADERBOARD = "step1", "ors", "vqa", "leaderboard"
 STEPS = (STEP1, ORS, VQA, LEADERBOARD)
-RECOMPUTED_NOTE = "Step 1 recomputed"
+RECOMPUTED_NOTE = engine.RECOMPUTED
 PARTIAL_NOTE = ("input warning (scored as the official code scores it; see the sample's "
                 f"diagnostics '{sample_loop.WARNINGS}'):")
 
@@ -148,10 +144,7 @@ def _not_run(metric_id: str, steps) -> scorecard_pb2.MetricResult:
                                 f"its step ({step}) was not run: --steps={','.join(steps)}")
 
 
-def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
-    """Evaluates the configured clips and writes every output file; returns the scorecard."""
-    started_at, t0 = provenance.now_rfc3339(), time.perf_counter()
-    outputs_lib.check_output_dir(config.output_dir)
+def _evaluate(ctx: engine.Context, config: MemobenchConfig) -> engine.Evaluation:
     metric_ids = _selected_metrics(config)
     steps = _steps(config)
     splits = _splits(config.mode)
@@ -165,15 +158,12 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     expected = [(split, cid) for split in splits for cid in sorted(rows[split])
                 if _keep(config, cid, cid.rsplit("_", 1)[0] if split == dataset.SYNTHETIC
                          else dataset.REAL)]
-    expected = shards.select(expected, lambda key: key, config.common)  # this shard's rows
-    clips = [c for c in _discover(config, splits) if _keep(config, c.clip_id, c.scene)]
-    clips = shards.select(clips, lambda c: clip_eval.ref(c).key, config.common)
-    if config.common.limit:
-        clips = clips[:config.common.limit]
+    expected = ctx.this_shard(expected, lambda key: key)  # this shard's rows
+    clips = ctx.select([c for c in _discover(config, splits)
+                        if _keep(config, c.clip_id, c.scene)], lambda c: clip_eval.ref(c).key)
     if not clips:
         raise InputError(config.generated_synthetic_dir or config.generated_real_dir,
                          "at least one generated clip matching the selection", "none")
-    out = outputs_lib.RunOutputs(config.output_dir)
     results = {m: _not_run(m, steps) for m in metric_ids}
     for metric_id, reason in readiness.unready(metric_ids, config.step1).items():
         results[metric_id] = card_lib.unavailable(metric_specs.BY_ID[metric_id], reason)
@@ -188,7 +178,7 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     sam3 = (ors_step.resolve_checkpoint(config.step1)
             if ORS in steps and "ORS" in metric_ids_run else None)
     if STEP1 in steps and step1_ids:
-        s1 = step1_evaluate.run_step1(config, clips, rows, data_root, step1_ids,
+        s1 = step1_evaluate.run_step1(ctx, config, clips, rows, data_root, step1_ids,
                                       BENCHMARK_VERSION)
         results.update({m.id: m for m in s1.metrics})
         step_samples.append(s1.samples)
@@ -198,21 +188,17 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
         notes.append("eval_both.csv: a metric column that is None for every clip is written "
                      "as empty cells; the official run_eval.py raises TypeError on it under "
                      "pandas 2 (spec §5)")
-        if s1.resumed:
-            notes.append(f"Step 1 resumed: {s1.resumed} clips reused from an earlier run")
-        if s1.recomputed_changed:
-            notes.append(f"{RECOMPUTED_NOTE} {len(s1.recomputed_changed)} clips whose inputs "
-                         "changed since they were stored: " + ", ".join(s1.recomputed_changed))
     if ORS in steps and "ORS" in metric_ids_run:
-        ors = ors_step.run_ors(clips, data_root, config.step1, out.dir, config.common.resume,
-                               config.sam3_metadata_dir, config.synthetic_sheet,
-                               config.real_sheet, sam3, config.common.stored_only)
+        ors = ors_step.run_ors(clips, data_root, config.step1, ctx.output_dir,
+                               metadata_dir=config.sam3_metadata_dir,
+                               synthetic_sheet=config.synthetic_sheet,
+                               real_sheet=config.real_sheet, resolved=sam3, ctx=ctx)
         results["ORS"] = ors.metric
         step_samples.append(ors.samples)
         checkpoints += ors.checkpoints
         files.update(ors.output_files)
     if VQA in steps and set(vqa_step.METRIC_IDS) & set(metric_ids_run):
-        vqa = _run_vqa(config, data_root, out.dir)
+        vqa = _run_vqa(ctx, config, data_root)
         results.update({m.id: m for m in vqa.metrics if m.id in metric_ids_run})
         step_samples.append(vqa.samples)
         files.update(vqa.output_files)
@@ -225,53 +211,46 @@ def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
     metrics = [results[m] for m in metric_ids]
     if LEADERBOARD in steps:
         eval_path = files.get("eval_csv")
+        out = ctx.outputs
         row = combine.leaderboard_row(
             config.model_name, pathlib.Path(eval_path) if eval_path else None,
             out.path("ors_scores.csv"), out.dir / "vqa_results" / config.model_name,
             out.path(leaderboard.CSV_NAME))
         files["leaderboard_csv"] = str(out.path(leaderboard.CSV_NAME))
         notes += combine.reconcile(metrics, row)
-
-    card = scorecard_pb2.Scorecard(benchmark_id=BENCHMARK_ID, benchmark_version=BENCHMARK_VERSION,
-                                   model_name=config.model_name)
-    card.metrics.extend(metrics)
-    step1_done = step_samples[0] if STEP1 in steps and step1_ids else samples
-    card.coverage.CopyFrom(card_lib.coverage(
-        [f"{s}/{c}" for s, c in expected],
-        [f"{c.split}/{c.clip_id}" for c in clips], step1_done,
-        "phase-sheet rows" + (" after --clip/--scene" if config.clip or config.scene else "")))
-    card.coverage.internal_error_sample_ids.extend(sorted(set(
-        sample_loop.internal_errors_of(s for step in step_samples for s in step))))
     evaluated = verification.evaluated_by_step(samples)
     notes.append("coverage by step: " + "; ".join(
         verification.describe_step(step, evaluated[step.name], ())
         for step in verification.STEPS))
-    card.verification.CopyFrom(verification.assess(card, config, len(clips), samples=samples))
-    card.provenance.CopyFrom(provenance.capture({
-        "data_root": data_root, "generated_synthetic_dir": config.generated_synthetic_dir,
-        "generated_real_dir": config.generated_real_dir}))
-    card.provenance.checkpoints.extend(checkpoints)
     unpinned = sorted({f"{c.id} ({c.metric_id})" for c in checkpoints
                        if not c.pinned_digest_matched})
     if unpinned:
         notes.append("loaded without a pinned digest to compare (sha256 recorded, but "
                      "nothing shows these are the official weights): " + ", ".join(unpinned))
-    card.notes.extend(notes)
-    by_id = {(s.split, s.sample_id): s for s in samples}
-    out_samples = out.write_per_sample(samples)
-    files.update({
-        "per_sample_scores": str(out_samples),
-        "raw_metric_table": str(out.write_raw_table(samples, metric_ids)),
-        "artifact_manifest": str(out.write_artifact_manifest(
-            manifest.build(BENCHMARK_ID, config.model_name, clips, by_id))),
-        "scorecard": str(out.path(outputs_lib.SCORECARD)),
-    })
-    card.output_files.update(files)
-    card.run.CopyFrom(provenance.run_info(started_at, time.perf_counter() - t0,
-                                          _device_used(config, checkpoints),
-                                          config.recorded_flags))
-    out.write_scorecard(card)
-    return card
+    return engine.Evaluation(
+        metrics=metrics, samples=samples,
+        coverage_samples=step_samples[0] if STEP1 in steps and step1_ids else samples,
+        expected=[f"{s}/{c}" for s, c in expected],
+        found=[f"{c.split}/{c.clip_id}" for c in clips],
+        expected_source="phase-sheet rows" + (" after --clip/--scene"
+                                              if config.clip or config.scene else ""),
+        facts=verification.facts(config, samples),
+        inputs={"data_root": data_root,
+                "generated_synthetic_dir": config.generated_synthetic_dir,
+                "generated_real_dir": config.generated_real_dir},
+        checkpoints=checkpoints, official_files=files, raw_table_metrics=metric_ids,
+        manifest=manifest.build(BENCHMARK_ID, config.model_name, clips,
+                                {(s.split, s.sample_id): s for s in samples}),
+        notes=notes, models_loaded=bool(checkpoints))
+
+
+BENCHMARK = engine.Benchmark(BENCHMARK_ID, BENCHMARK_VERSION, _evaluate, metric_specs.TABLE,
+                             sample_noun="clips")
+
+
+def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:
+    """Evaluates the configured clips and writes every output file; returns the scorecard."""
+    return engine.run(BENCHMARK, config)
 
 
 def _warning_notes(samples) -> List[str]:
@@ -280,21 +259,15 @@ def _warning_notes(samples) -> List[str]:
             for s in samples for found in [sample_loop.warnings_of(s)] if found]
 
 
-def _device_used(config: MemobenchConfig, checkpoints) -> str:
-    """The torch device when a model was loaded; pixel metrics and judges run on the CPU."""
-    return run_device.resolve(config.step1.device) if checkpoints else "cpu"
-
-
-def _run_vqa(config: MemobenchConfig, data_root: pathlib.Path, output_dir: pathlib.Path):
+def _run_vqa(ctx: engine.Context, config: MemobenchConfig, data_root: pathlib.Path):
     if config.generated_synthetic_dir is None or config.mode == dataset.REAL:
         reason = "the VQA clips are synthetic; this run has no synthetic generated clips"
         return vqa_step.VqaResult(
             samples=[], expected_ids=[], found_ids=[], backend=scorecard_pb2.Backend(),
             metrics=[card_lib.unavailable(metric_specs.BY_ID[m], reason)
                      for m in vqa_step.METRIC_IDS])
-    return vqa_step.run_vqa(config.generated_synthetic_dir, output_dir, config.model_name,
+    return vqa_step.run_vqa(config.generated_synthetic_dir, ctx.output_dir, config.model_name,
                             judge=config.judge, data_root=data_root,
-                            failure_cases=config.vqa_failure_cases, resume=config.common.resume,
-                            questions_dir=config.vqa_questions_dir,
-                            stored_only=config.common.stored_only,
-                            select=lambda cases, key: shards.select(cases, key, config.common))
+                            failure_cases=config.vqa_failure_cases,
+                            questions_dir=config.vqa_questions_dir, select=ctx.this_shard,
+                            ctx=ctx)

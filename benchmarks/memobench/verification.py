@@ -17,8 +17,8 @@ Anything else is a machine-readable blocker (proto BlockingReason).
 import dataclasses
 from typing import Collection, Dict, List, Mapping, Optional, Sequence
 
+from benchmarks.common import gate
 from benchmarks.common import scorecard as card_lib
-from benchmarks.common import shards
 from benchmarks.common import trust
 from benchmarks.memobench import metric_specs
 from benchmarks.memobench import official_clips
@@ -168,33 +168,35 @@ def _count_coverage_blockers(cov: scorecard_pb2.Coverage) -> List[scorecard_pb2.
     return blockers
 
 
-def assess(card: scorecard_pb2.Scorecard, config, discovered: int,
-           samples: Optional[Sequence[scorecard_pb2.SampleScore]] = None
-           ) -> scorecard_pb2.Verification:
-    """The runner's verification: data, coverage, failures, metrics and protocol flags.
-
-    With `samples`, coverage is checked clip by clip against the official ids; without,
-    by counts. `discovered` (generated clips found) is kept for the runner's call.
-    """
-    del discovered
-    blockers, deviations = [], []
-    if config.bundled_sample:
-        blockers.append(card_lib.blocker(
-            scorecard_pb2.NOT_OFFICIAL_DATA,
-            "the bundled synthetic sample (tools/fixtures), not the MemoBench dataset"))
-    if samples is None:
-        blockers += _count_coverage_blockers(card.coverage)
-    else:
-        failed = {STEP1.name: {clip_key(s.split, s.sample_id) for s in samples if s.error}}
-        blockers += coverage_blockers(evaluated_by_step(samples), failed, card.metrics)
-    blockers += metric_blockers(card.metrics)
-    blockers += trust.internal_error_blockers(card.coverage)
-    blockers += shards.subset_blockers(config.common)
+def facts(config, samples: Optional[Sequence[scorecard_pb2.SampleScore]] = None
+          ) -> gate.Facts:
+    """The gate's facts: the 14 leaderboard metrics are required, every available metric
+    trusted; coverage is MemoBench's per step (clip by clip against the official ids with
+    `samples`, by counts without); --max_side (640) and --sample_step (4) are its own
+    protocol flags."""
+    deviations = []
     if config.max_side != OFFICIAL_MAX_SIDE:
         deviations.append(f"--max_side={config.max_side} (official {OFFICIAL_MAX_SIDE})")
     if config.sample_step != OFFICIAL_SAMPLE_STEP:
         deviations.append(
             f"--sample_step={config.sample_step} (official {OFFICIAL_SAMPLE_STEP})")
-    for deviation in deviations:
-        blockers.append(card_lib.blocker(scorecard_pb2.PROTOCOL_DEVIATION, deviation))
-    return card_lib.verification(blockers, deviations, evaluated=card.coverage.evaluated)
+    if samples is None:
+        rule = lambda card: _count_coverage_blockers(card.coverage)  # noqa: E731
+    else:
+        failed = {STEP1.name: {clip_key(s.split, s.sample_id) for s in samples if s.error}}
+        rule = lambda card: coverage_blockers(  # noqa: E731
+            evaluated_by_step(samples), failed, card.metrics)
+    bundled = ["the bundled synthetic sample (tools/fixtures), not the MemoBench dataset"]
+    return gate.Facts(not_official_data=bundled if config.bundled_sample else (),
+                      required=[spec.id for spec in metric_specs.LEADERBOARD],
+                      coverage_rule=rule, protocol_deviations=deviations,
+                      native_max_side=False)
+
+
+def assess(card: scorecard_pb2.Scorecard, config, discovered: int,
+           samples: Optional[Sequence[scorecard_pb2.SampleScore]] = None
+           ) -> scorecard_pb2.Verification:
+    """The gate (benchmarks/common/gate.py) on MemoBench's facts. `discovered` (generated
+    clips found) is kept for the callers."""
+    del discovered
+    return gate.assess(card, facts(config, samples), config.common, "clips")

@@ -97,7 +97,7 @@ _NEGATIVE_CASES = {
         dict(samples=dict(extra=[("synthetic", "Barnyard_099")])),
         scorecard_pb2.NOT_OFFICIAL_DATA, "Barnyard_099"),
     "a metric not computed": (dict(metric_ids={s.id for s in metric_specs.ALL} - {"ORS"}),
-                              scorecard_pb2.METRIC_UNAVAILABLE, "not computed"),
+                              scorecard_pb2.METRIC_UNAVAILABLE, "not selected (--metrics)"),
     "a non-official backend": (
         dict(backends={"MotionSmoothness": scorecard_pb2.Backend(name="opencv-dis")}),
         scorecard_pb2.NON_OFFICIAL_BACKEND, "opencv-dis"),

@@ -7,13 +7,14 @@ kid) come from set_metrics.py. No composite: the official code has none (spec §
 
 from typing import Dict, List, Sequence
 
-from benchmarks.common import max_side
+from benchmarks.common import gate
 from benchmarks.common import scorecard as card_lib
-from benchmarks.common import shards
 from benchmarks.common import trust
 from benchmarks.mirabench import consistency_3d
 from benchmarks.mirabench import metric_specs
 from proto import scorecard_pb2
+
+OFFICIAL_PROMPTS = 150
 
 NOT_REPRODUCIBLE_3D = (
     "3D consistency: the official value is not reproducible run to run (FLANN's "
@@ -62,35 +63,10 @@ def metric_results(samples, prepared, metric_ids, set_results: Dict[str, object]
     return out
 
 
-def blockers(card, config, metric_ids) -> List[scorecard_pb2.Blocker]:
-    out = []
-    if config.bundled_sample:
-        out.append(card_lib.blocker(scorecard_pb2.NOT_OFFICIAL_DATA, "the bundled synthetic "
-                                    "sample, not MiraBench's 150 prompts"))
-    elif config.common.num_shards == 1 and card.coverage.expected != 150:
-        out.append(card_lib.blocker(scorecard_pb2.NOT_OFFICIAL_DATA, f"the meta CSV has "
-                                    f"{card.coverage.expected} rows, not the 150 prompts"))
-    cov = card.coverage
-    if cov.missing_sample_ids:
-        out.append(card_lib.blocker(scorecard_pb2.INCOMPLETE_COVERAGE,
-                                    f"{len(cov.missing_sample_ids)} meta rows have no video: "
-                                    + ", ".join(cov.missing_sample_ids[:10])))
-    out += shards.subset_blockers(config.common)   # one shard, --limit
-    out += max_side.blockers(config.common.max_side)
-    if cov.failed:
-        out.append(card_lib.blocker(scorecard_pb2.SAMPLE_ERRORS, f"{cov.failed} videos "
-                                    "failed: " + ", ".join(cov.failed_sample_ids[:10])))
-    for m in card.metrics:
-        if not m.available:
-            detail = ("not selected (--metrics)" if m.id not in metric_ids
-                      else m.unavailable_reason)
-            out.append(card_lib.blocker(scorecard_pb2.METRIC_UNAVAILABLE, detail, m.id))
-    out += trust.backend_blockers(list(card.metrics))
-    out += trust.metric_coverage_blockers(list(card.metrics))
-    out += trust.internal_error_blockers(cov)
-    return out
-
-
-def deviations(card) -> List[str]:
-    return [f"{m.id}: backend {m.backend.name}: {m.backend.note}" for m in card.metrics
-            if m.available and not m.backend.official]
+def facts(config, meta_rows: int) -> gate.Facts:
+    """The gate's facts: the official suite is the 150 prompts' meta rows (`meta_rows`:
+    the meta CSV's, all shards'); every metric of the table counts."""
+    bundled = ["the bundled synthetic sample, not MiraBench's 150 prompts"]
+    return gate.Facts(not_official_data=bundled if config.bundled_sample else (),
+                      counts=[gate.Count(str(config.meta_csv), meta_rows, OFFICIAL_PROMPTS,
+                                         "rows")])

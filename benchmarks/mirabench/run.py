@@ -1,16 +1,16 @@
-"""MiraBench runner over a meta CSV and its generated videos.
+"""MiraBench runner: scores the videos of a meta CSV on MiraBench's 17 paper metrics
+(temporal consistency, dynamics, 3D consistency, quality, ViCLIP alignment, FVD, FID,
+KID) and the four extras the official calculate_score.py also writes.
 
-    bazel run //benchmarks/mirabench:run -- --meta_csv=F --generated_dir=D \\
-        [--gt_meta_csv=G --gt_dir=GD] --output_dir=O [--metrics=k1,k2,...] [--strict]
+    ./bazelw run //benchmarks/mirabench:run          # the bundled sample
+    ./bazelw run //benchmarks/mirabench:run -- --meta_csv=F --generated_dir=D \\
+        --gt_meta_csv=G --gt_dir=GD --output_dir=O
 
-Videos are found per meta row as <generated_dir>/<video_idx>/ (frames), then
-<generated_dir>/<video_idx>.mp4, then the row's video_path. With no --meta_csv it
-evaluates the bundled synthetic sample and says so. Writes the official video_score.csv
-and average_score.csv (JSON) beside the scorecard. This version computes the five
-3D-consistency values (weight-free) and FID/KID (the packaged Inception-v3); the other
-model metrics are reported unavailable with their reasons. Flag defaults come from the
-WORLDFOUNDRY_MIRABENCH_<FLAG NAME> variables (e.g. WORLDFOUNDRY_MIRABENCH_META_CSV).
-Exit codes: 0 done, 2 unusable input or configuration, 1 internal error.
+FVD, KVD, FID and KID compare with the ground-truth set (--gt_meta_csv, --gt_dir).
+Writes the official video_score.csv and average_score.csv beside the scorecard. A metric
+whose checkpoint is missing is reported unavailable, and the summary gives one fix per
+cause. Flag defaults: WORLDFOUNDRY_MIRABENCH_<FLAG>; details: README.md. Exit codes:
+0 done, 2 unusable input or configuration, 1 internal error.
 """
 
 import dataclasses

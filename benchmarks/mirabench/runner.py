@@ -13,18 +13,12 @@ raw_metric_table.jsonl and artifact_manifest.json.
 import dataclasses
 import functools
 import pathlib
-import time
 from typing import Optional
 
-from benchmarks.common import max_side
+from benchmarks.common import engine
 from benchmarks.common import outputs as outputs_lib
-from benchmarks.common import provenance
-from benchmarks.common import sample_loop
-from benchmarks.common import scorecard as card_lib
-from benchmarks.common import shards
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
-from benchmarks.common.sample_store import SampleStore, checkpoint_settings, config_digest
 from benchmarks.mirabench import batching
 from benchmarks.mirabench import card as card_parts
 from benchmarks.mirabench import families as families_lib
@@ -68,85 +62,65 @@ def _rows(config: MiraBenchConfig):
     if config.strict and absent:
         raise InputError(absent[0].expected, f"the video of meta row video_idx="
                          f"{absent[0].video_idx} (--strict)", "nothing there")
-    rows = shards.select(rows, lambda r: sample_lib.ref(r).key, config.common)
-    return rows[:config.common.limit] if config.common.limit else rows
+    return rows
 
 
-def run(config: MiraBenchConfig) -> scorecard_pb2.Scorecard:
-    """Evaluates the videos and writes every output file; returns the scorecard."""
-    started_at, t0 = provenance.now_rfc3339(), time.perf_counter()
-    outputs_lib.check_output_dir(config.output_dir)
+def _evaluate(ctx: engine.Context, config: MiraBenchConfig) -> engine.Evaluation:
     metric_ids = metric_specs.select(config.common.metrics)
-    rows = _rows(config)
+    all_rows = _rows(config)
+    rows = ctx.select(all_rows, lambda r: sample_lib.ref(r).key)
     prepared = families_lib.prepare(config, metric_ids)
     set_step = set_metrics.SetStep(config, metric_ids)
     per_video = prepared.families + [f for f in [set_step.collector()] if f is not None]
     running = sorted(m for m in metric_ids if prepared.family_of(m) is not None)
-    out = outputs_lib.RunOutputs(config.output_dir)
-    digest = config_digest({"version": BENCHMARK_VERSION, "metrics": running,
-                            "seed": config.consistency_3d_seed,
-                            "repeats": config.consistency_3d_repeats,
-                            "fid_input": config.fid_input,
-                            "checkpoints": checkpoint_settings(
-                                prepared.checkpoints() + set_step.checkpoints()),
-                            # only when changed: earlier stores keep their digest
-                            **({"tracking_history": config.tracking_history}
-                               if config.tracking_history != "official" else {}),
-                            **({"amt_scale": config.amt_scale}
-                               if config.amt_scale is not None else {}),
-                            **max_side.digest_settings(config.common.max_side)})
-    with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume,
-                     config.common.stored_only) as store:
-        outcome = sample_loop.run(
-            rows, sample_lib.ref, store, label="MiraBench",
-            load=functools.partial(sample_lib.load, max_side=config.common.max_side),
-            score=lambda row, loaded: sample_lib.score(row, loaded, per_video, metric_ids),
-            digest=sample_lib.digest, decode_workers=config.common.decode_workers,
-            batch=batching.stage(per_video, config.common.sample_batch))
+    outcome = ctx.evaluate(engine.Pass(
+        label="MiraBench", items=rows, ref=sample_lib.ref,
+        load=functools.partial(sample_lib.load, max_side=config.common.max_side),
+        score=lambda row, loaded: sample_lib.score(row, loaded, per_video, metric_ids),
+        digest=sample_lib.digest, batch=batching.stage(per_video, config.common.sample_batch),
+        settings={"version": BENCHMARK_VERSION, "metrics": running,
+                  "seed": config.consistency_3d_seed,
+                  "repeats": config.consistency_3d_repeats, "fid_input": config.fid_input,
+                  # only when changed: earlier stores keep their digest
+                  **({"tracking_history": config.tracking_history}
+                     if config.tracking_history != "official" else {}),
+                  **({"amt_scale": config.amt_scale} if config.amt_scale is not None else {})},
+        checkpoints=prepared.checkpoints() + set_step.checkpoints()))
     samples = outcome.samples
-    sets = set_step.compute(rows, samples, out.path(outputs_lib.PER_SAMPLE))
-    return _finish(config, out, rows, samples, outcome, prepared, metric_ids, sets,
-                   started_at, t0)
-
-
-def _finish(config, out, rows, samples, outcome, prepared, metric_ids, sets, started_at, t0):
-    card = scorecard_pb2.Scorecard(benchmark_id=BENCHMARK_ID, model_name=config.model_name,
-                                   benchmark_version=BENCHMARK_VERSION)
-    card.metrics.extend(card_parts.metric_results(samples, prepared, metric_ids,
-                                                  sets.results, config))
-    card.coverage.CopyFrom(card_lib.coverage(
-        [r.video_idx for r in rows], [r.video_idx for r in rows if r.source is not None],
-        samples, str(config.meta_csv)))
-    card.coverage.internal_error_sample_ids.extend(outcome.internal_errors)
-    card.verification.CopyFrom(card_lib.verification(
-        card_parts.blockers(card, config, metric_ids),
-        card_parts.deviations(card) + max_side.deviations(config.common.max_side),
-        card.coverage.evaluated))
-    card.notes.extend(_notes(config, outcome, metric_ids, sets))
-    card.provenance.CopyFrom(provenance.capture({
-        "meta_csv": config.meta_csv, "generated_dir": config.generated_dir,
-        "gt_meta_csv": config.gt_meta_csv, "gt_dir": config.gt_dir}))
-    card.provenance.checkpoints.extend(prepared.checkpoints() + list(sets.checkpoints))
+    sets = set_step.compute(rows, samples, ctx.outputs.path(outputs_lib.PER_SAMPLE))
+    checkpoints = prepared.checkpoints() + list(sets.checkpoints)
     by_id = {s.sample_id: s for s in samples}
     frame = official_files.video_frame(
         [(r.video_idx, sample_lib.video_row(by_id[r.video_idx], metric_ids))
          for r in rows if r.video_idx in by_id], metric_ids)
-    files = {"per_sample_scores": str(out.write_per_sample(samples)),
-             "raw_metric_table": str(out.write_raw_table(
-                 samples, [m for m in metric_ids if m in metric_specs.PER_VIDEO_IDS])),
-             "video_score_csv": str(official_files.write_video_score(config.output_dir,
-                                                                     frame)),
-             "average_score_csv": str(official_files.write_average_score(
-                 config.output_dir, official_files.averages(frame, sets.values))),
-             "scorecard": str(out.path(outputs_lib.SCORECARD))}
-    card.output_files.update(files)
-    card.run.CopyFrom(provenance.run_info(started_at, time.perf_counter() - t0,
-                                          config.common.device, config.recorded_flags))
-    out.write_scorecard(card)
-    return card
+    return engine.Evaluation(
+        metrics=card_parts.metric_results(samples, prepared, metric_ids, sets.results,
+                                          config),
+        samples=samples, expected=[r.video_idx for r in rows],
+        found=[r.video_idx for r in rows if r.source is not None],
+        expected_source=str(config.meta_csv), facts=card_parts.facts(config, len(all_rows)),
+        inputs={"meta_csv": config.meta_csv, "generated_dir": config.generated_dir,
+                "gt_meta_csv": config.gt_meta_csv, "gt_dir": config.gt_dir},
+        checkpoints=checkpoints,
+        official_files={
+            "video_score_csv": str(official_files.write_video_score(config.output_dir,
+                                                                    frame)),
+            "average_score_csv": str(official_files.write_average_score(
+                config.output_dir, official_files.averages(frame, sets.values)))},
+        raw_table_metrics=[m for m in metric_ids if m in metric_specs.PER_VIDEO_IDS],
+        notes=_notes(config, metric_ids, sets), models_loaded=bool(checkpoints))
 
 
-def _notes(config, outcome, metric_ids, sets):
+BENCHMARK = engine.Benchmark(BENCHMARK_ID, BENCHMARK_VERSION, _evaluate, metric_specs.TABLE,
+                             sample_noun="videos")
+
+
+def run(config: MiraBenchConfig) -> scorecard_pb2.Scorecard:
+    """Evaluates the videos and writes every output file; returns the scorecard."""
+    return engine.run(BENCHMARK, config)
+
+
+def _notes(config, metric_ids, sets):
     notes = ["no composite score: the official code reports every metric on its raw scale "
              "and averages none of them (spec §1); none is computed here",
              "video_score.csv and average_score.csv (JSON despite its name) are written in "
@@ -157,6 +131,4 @@ def _notes(config, outcome, metric_ids, sets):
         notes.append("the bundled sample: two synthetic generated clips (parallax, static) "
                      "and two GT clips (tools/fixtures/mirabench_clips.py), not MiraBench data")
     notes.extend(sets.notes)
-    if outcome.resumed:
-        notes.append(f"resumed: {outcome.resumed} videos reused from an earlier run")
     return notes

@@ -2,7 +2,8 @@
 
 `load` decodes the row's video (OpenCV, BGR uint8, native size, every frame: the pixels
 of the official ffmpeg -> PNG extraction, see decode_parity_test) or reads its frame
-folder, once, in memory. `score` runs the per-video families on that array and records
+folder (frames_1.png ... frames_N.png by number, as calculate_score.py: layout.frame_files),
+once, in memory. `score` runs the per-video families on that array and records
 the official video_score.csv values under their code keys.
 """
 
@@ -55,7 +56,16 @@ def ref(row: layout.Row, split: str = SPLIT) -> sample_loop.SampleRef:
 def digest(row: layout.Row) -> str:
     if row.source is None:
         return "absent"
+    _check_frame_folder(row.source)
     return frames_lib.source_digest(row.source)
+
+
+def _check_frame_folder(source: pathlib.Path) -> None:
+    """A frame folder must be laid out as calculate_score.py reads it (InputError naming
+    the first frame it would miss); the shared reader then lists those same files, in
+    the same numeric order."""
+    if source.is_dir():
+        layout.frame_files(source)
 
 
 def load(row: layout.Row, max_side: Optional[int] = None) -> Loaded:
@@ -64,6 +74,7 @@ def load(row: layout.Row, max_side: Optional[int] = None) -> Loaded:
     if row.source is None:
         raise InputError(row.expected, f"the video of meta row video_idx={row.video_idx}",
                          "nothing there")
+    _check_frame_folder(row.source)
     warnings = []
     frames, found = frames_lib.load_frames_and_digest(row.source, max_side=max_side,
                                                       warnings=warnings)

@@ -32,7 +32,7 @@ def lk_backend() -> scorecard_pb2.Backend:
         name=metric_specs.PAS_LK, official=False,
         note="weight-free stand-in: OpenCV pyramidal LK point tracks instead of CoTracker3, "
              "no GroundingDINO/SAM detection (the official no-detection branch: PAS = "
-             "whole-frame motion degree)",
+             "whole-frame motion degree): a PAS-like value, not the official PAS",
         parity=trust.not_verified("known-answer clips: a textured square moving N px per "
                                   "frame (//metrics/tracking:lk_tracker_test, "
                                   "//tests:vmbench_runner_test)"),

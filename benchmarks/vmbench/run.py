@@ -1,14 +1,15 @@
-"""VMBench runner over a flat folder of <index>.mp4 videos.
+"""VMBench runner: scores a flat folder of <index>.mp4 videos on VMBench's five motion
+metrics (PAS, OIS, TCS, CAS, MSS) with the official models, and its two Totals.
 
-    bazel run //benchmarks/vmbench:run -- --video_dir=D --output_dir=O \\
+    ./bazelw run //benchmarks/vmbench:run          # the bundled sample
+    ./bazelw run //benchmarks/vmbench:run -- --video_dir=D --output_dir=O \\
         --prompt_manifest=VMBench/prompts/prompts.json [--metrics=pas,ois,tcs,cas,mss]
 
-With no --video_dir it evaluates the bundled synthetic sample and says so (PAS on the
-weight-free opencv-lk-grid backend unless --pas_backend=official). PAS and TCS run the
-official models from --checkpoint_dir (or the Hugging Face cache); a missing checkpoint
-makes its metrics unavailable with the fetch commands. OIS, CAS and MSS are not in this
-version (unavailable, with their checkpoints' fetch commands). Exit codes: 0 done
-(some metrics may be unavailable), 2 unusable input or configuration, 1 internal error.
+The bundled sample runs PAS on the weight-free opencv-lk-grid backend (NOT official).
+Checkpoints come from --checkpoint_dir or the Hugging Face cache; a missing one makes
+its metrics unavailable, and the summary gives one fetch command for all of them.
+Details: README.md ("VMBench"). Exit codes: 0 done (some metrics may be unavailable),
+2 unusable input or configuration, 1 internal error.
 """
 
 import dataclasses

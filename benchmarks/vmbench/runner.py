@@ -15,20 +15,14 @@ version are reported unavailable with their checkpoints' fetch commands.
 import dataclasses
 import functools
 import pathlib
-import time
 from typing import List, Optional
 
-from benchmarks.common import max_side
-from benchmarks.common import outputs as outputs_lib
-from benchmarks.common import provenance
+from benchmarks.common import engine
 from benchmarks.common import sample_batch
 from benchmarks.common import sample_loop
-from benchmarks.common import scorecard as card_lib
-from benchmarks.common import shards
 from benchmarks.common import trust
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
-from benchmarks.common.sample_store import SampleStore, checkpoint_settings, config_digest
 from benchmarks.vmbench import card_metrics
 from benchmarks.vmbench import manifest
 from benchmarks.vmbench import metric_specs
@@ -115,10 +109,7 @@ def _mss_reads_pas(families, reasons):
     return families
 
 
-def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
-    """Evaluates the videos and writes every output file; returns the scorecard."""
-    started_at, t0 = provenance.now_rfc3339(), time.perf_counter()
-    outputs_lib.check_output_dir(config.output_dir)
+def _evaluate(ctx: engine.Context, config: VmbenchConfig) -> engine.Evaluation:
     metric_ids = metric_specs.select(config.common.metrics)
     suite = prompt_suite.load_manifest(config.prompt_manifest)
     layout = prompt_suite.discover(config.video_dir, suite)
@@ -126,26 +117,20 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
         raise InputError(config.video_dir, "at least one <index>.mp4 of the prompt suite "
                          f"({config.prompt_manifest.name}: {suite[0].index}..)",
                          f"none ({len(layout.unmatched)} other entries)")
-    items = shards.select(list(layout.videos), lambda item: sample_lib.ref(item).key,
-                          config.common)
-    items = items[:config.common.limit] if config.common.limit else items
+    items = ctx.select(list(layout.videos), lambda item: sample_lib.ref(item).key)
     families, reasons = _prepare(config, metric_ids)
-    out = outputs_lib.RunOutputs(config.output_dir)
-    digest = config_digest({"version": BENCHMARK_VERSION, "metrics": sorted(metric_ids),
-                            "pas_backend": config.pas_backend, "grid": config.grid_size,
-                            "quirks": dataclasses.asdict(config.quirks),
-                            "cas_init": config.cas_init, "mss_dtype": config.mss_dtype,
-                            "checkpoints": checkpoint_settings(
-                                ref for f in families for ref in f.checkpoints),
-                            **max_side.digest_settings(config.common.max_side)})
-    with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume,
-                     config.common.stored_only) as store:
-        outcome = sample_loop.run(
-            items, sample_lib.ref, store, label="VMBench",
-            load=functools.partial(sample_lib.load, max_side=config.common.max_side),
-            score=lambda item, loaded: sample_lib.score(item, loaded, families),
-            digest=sample_lib.digest, decode_workers=config.common.decode_workers,
-            batch=sample_batch.no_stage(config.common.sample_batch, "VMBench"))
+    checkpoints = [ref for f in families for ref in f.checkpoints]
+    outcome = ctx.evaluate(engine.Pass(
+        label="VMBench", items=items, ref=sample_lib.ref,
+        load=functools.partial(sample_lib.load, max_side=config.common.max_side),
+        score=lambda item, loaded: sample_lib.score(item, loaded, families),
+        digest=sample_lib.digest,
+        batch=sample_batch.no_stage(config.common.sample_batch, "VMBench"),
+        settings={"version": BENCHMARK_VERSION, "metrics": sorted(metric_ids),
+                  "pas_backend": config.pas_backend, "grid": config.grid_size,
+                  "quirks": dataclasses.asdict(config.quirks), "cas_init": config.cas_init,
+                  "mss_dtype": config.mss_dtype},
+        checkpoints=checkpoints))
     samples = outcome.samples
     backends = {f.metric_ids[0]: trust.with_digests(f.backend, f.checkpoints)
                 for f in families}
@@ -161,38 +146,45 @@ def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
             reasons.get(metric_id, ""), seconds))
     computed = [m.id for m in metrics if m.available]
     metrics += card_metrics.totals(samples, backends, computed)
-
-    card = scorecard_pb2.Scorecard(benchmark_id=BENCHMARK_ID, model_name=config.model_name,
-                                   benchmark_version=BENCHMARK_VERSION)
-    card.metrics.extend(metrics)
-    def this_shard(indices):  # a shard expects (and finds) only its own videos
-        return shards.select(indices, lambda i: sample_loop.SampleRef(i).key, config.common)
-    card.coverage.CopyFrom(card_lib.coverage(
-        this_shard([p.index for p in suite]), this_shard([p.index for p, _ in layout.videos]),
-        samples, "prompt manifest indices"))
-    card.coverage.internal_error_sample_ids.extend(outcome.internal_errors)
-    card.verification.CopyFrom(verification.assess(card, config, len(items), metric_ids))
-    card.notes.extend(verification.notes(config, suite, layout, outcome))
-    card.provenance.CopyFrom(provenance.capture({
-        "video_dir": config.video_dir, "prompt_manifest": config.prompt_manifest}))
-    card.provenance.checkpoints.extend(ref for f in families for ref in f.checkpoints)
+    notes = verification.notes(config, suite, layout)
     official_ids = [m for m in metric_ids if backends.get(m, scorecard_pb2.Backend()).official]
     left_out = [m for m in metric_ids if m in backends and m not in official_ids]
     if left_out:
-        card.notes.append(
+        notes.append(
             f"results.json and scores.csv hold only values from official backends: "
             f"{', '.join(left_out)} ({', '.join(backends[m].name for m in left_out)}, NOT "
             "official) are in per_sample_scores.jsonl and this scorecard only, so that no "
             "official script reads them as VMBench's numbers")
-    files = _write(out, config, samples, layout, official_ids)
-    card.output_files.update(files)
-    card.run.CopyFrom(provenance.run_info(started_at, time.perf_counter() - t0, "cpu",
-                                          config.recorded_flags))
-    out.write_scorecard(card)
-    return card
+    by_id = {s.sample_id: s for s in samples}
+    return engine.Evaluation(
+        metrics=metrics, samples=samples,
+        expected=ctx.this_shard([p.index for p in suite], _index_key),
+        found=ctx.this_shard([p.index for p, _ in layout.videos], _index_key),
+        expected_source="the prompt manifest", facts=verification.facts(config, suite),
+        inputs={"video_dir": config.video_dir, "prompt_manifest": config.prompt_manifest},
+        checkpoints=checkpoints,
+        official_files=_write(ctx.outputs, samples, layout, official_ids),
+        raw_table_metrics=[m for m in metric_ids if m in metric_specs.PER_VIDEO_IDS],
+        manifest=manifest.build(BENCHMARK_ID, config.model_name, config.video_dir, layout,
+                                by_id),
+        notes=notes, models_loaded=bool(checkpoints))
 
 
-def _write(out, config, samples, layout, metric_ids):
+def _index_key(index: str):
+    return sample_loop.SampleRef(index).key
+
+
+BENCHMARK = engine.Benchmark(BENCHMARK_ID, BENCHMARK_VERSION, _evaluate, metric_specs.TABLE,
+                             sample_noun="videos")
+
+
+def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:
+    """Evaluates the videos and writes every output file; returns the scorecard."""
+    return engine.run(BENCHMARK, config)
+
+
+def _write(out, samples, layout, metric_ids):
+    """results.json and scores.csv, with the official backends' values only."""
     by_id = {s.sample_id: s for s in samples}
     entries = [results_json.entry_for(p.entry, path, sample_lib.values_of(by_id[p.index],
                                                                             metric_ids))
@@ -200,11 +192,4 @@ def _write(out, config, samples, layout, metric_ids):
     results_path = results_json.write(out.path(metric_specs.RESULTS_JSON), entries)
     scores_path = out.path(metric_specs.SCORES_CSV)
     official_scores.write_scores_csv(scores_path, official_scores.faithful(entries))
-    return {
-        "results_json": str(results_path), "scores_csv": str(scores_path),
-        "per_sample_scores": str(out.write_per_sample(samples)),
-        "raw_metric_table": str(out.write_raw_table(samples, metric_ids)),
-        "artifact_manifest": str(out.write_artifact_manifest(manifest.build(
-            BENCHMARK_ID, config.model_name, config.video_dir, layout, by_id))),
-        "scorecard": str(out.path(outputs_lib.SCORECARD)),
-    }
+    return {"results_json": str(results_path), "scores_csv": str(scores_path)}

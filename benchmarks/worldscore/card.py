@@ -10,8 +10,8 @@ scorecard says which are missing (never a 0 standing for a metric not computed).
 
 from typing import Dict, List, Optional, Sequence
 
+from benchmarks.common import gate
 from benchmarks.common import scorecard as card_lib
-from benchmarks.common import shards
 from benchmarks.common import trust
 from benchmarks.worldscore import aggregate
 from benchmarks.worldscore import aspects
@@ -109,50 +109,30 @@ def headline_results(aspect_by_name, movements, scores,
     return out
 
 
-def blockers(card, config, movements, expected: Dict[str, int]) -> List[scorecard_pb2.Blocker]:
-    out = []
+def facts(config, metrics, items) -> gate.Facts:
+    """The gate's facts: each movement's dataset file has its official entry count
+    (`items`: all shards'); the per-metric results of the evaluated movements count (the
+    aspects and headlines are formulas over them); a visual movement left out is
+    incomplete coverage (a 3D model's dynamic one excepted, as the official protocol)."""
+    not_official = []
     if config.bundled_sample:
-        out.append(card_lib.blocker(scorecard_pb2.NOT_OFFICIAL_DATA, "the bundled synthetic "
-                                    "sample, not the WorldScore dataset"))
+        not_official.append("the bundled synthetic sample, not the WorldScore dataset")
     if config.staged:
-        out.append(card_lib.blocker(scorecard_pb2.NOT_OFFICIAL_DATA, "a staged bounded run, "
-                                    "NOT a benchmark result: " + config.staged))
-    for mv in movements:
-        if expected.get(mv) != aspects.EXPECTED_INSTANCES[mv] and not (
-                config.bundled_sample or config.staged):
-            out.append(card_lib.blocker(
-                scorecard_pb2.NOT_OFFICIAL_DATA, f"the dataset's {mv}.json has "
-                f"{expected.get(mv, 0)} entries, not the official "
-                f"{aspects.EXPECTED_INSTANCES[mv]}"))
+        not_official.append("a staged bounded run, NOT a benchmark result: " + config.staged)
+    counts = expected_counts(items)
     threed = config.model_name in aspects.THREED_MODELS
-    for mv in aspects.VISUAL_MOVEMENTS:
-        if mv not in movements and not (threed and mv == aspects.DYNAMIC):
-            out.append(card_lib.blocker(scorecard_pb2.INCOMPLETE_COVERAGE,
-                                        f"{mv} not evaluated (--visual_movement)"))
-    cov = card.coverage
-    if cov.missing_sample_ids:
-        out.append(card_lib.blocker(scorecard_pb2.INCOMPLETE_COVERAGE,
-                                    f"{len(cov.missing_sample_ids)} dataset entries have no "
-                                    "generated folder"))
-    out.extend(shards.subset_blockers(config.common))
-    if cov.failed:
-        out.append(card_lib.blocker(scorecard_pb2.SAMPLE_ERRORS, f"{cov.failed} instances "
-                                    "failed: " + ", ".join(cov.failed_sample_ids[:10])))
-    per_metric = [m for m in card.metrics if m.id in metric_specs.TABLE.by_id
-                  and "." in m.id]
-    for m in per_metric:
-        if not m.available and aspects.BY_NAME[m.id.split(".")[0]].movement in movements:
-            out.append(card_lib.blocker(scorecard_pb2.METRIC_UNAVAILABLE,
-                                        m.unavailable_reason, m.id))
-    out += trust.backend_blockers(per_metric)
-    out += trust.metric_coverage_blockers(per_metric)
-    out += trust.internal_error_blockers(cov)
-    return out
-
-
-def deviations(card) -> List[str]:
-    return [f"{m.id}: backend {m.backend.name}: {m.backend.note}" for m in card.metrics
-            if m.available and "." in m.id and not m.backend.official]
+    evaluated = [m.id for m in metrics if m.id in metric_specs.TABLE.by_id and "." in m.id
+                 and aspects.BY_NAME[m.id.split(".")[0]].movement in config.movements]
+    return gate.Facts(
+        not_official_data=not_official,
+        counts=[gate.Count(f"the dataset's {mv}.json", counts.get(mv, 0),
+                           aspects.EXPECTED_INSTANCES[mv], "entries")
+                for mv in config.movements],
+        required=evaluated, trusted=evaluated,
+        coverage=[card_lib.blocker(scorecard_pb2.INCOMPLETE_COVERAGE,
+                                   f"{mv} not evaluated (--visual_movement)")
+                  for mv in aspects.VISUAL_MOVEMENTS
+                  if mv not in config.movements and not (threed and mv == aspects.DYNAMIC)])
 
 
 def expected_counts(items: Sequence) -> Dict[str, int]:

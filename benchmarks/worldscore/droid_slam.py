@@ -11,18 +11,12 @@ for 7 and then 12 steps and fills in the non-keyframe poses.
 import dataclasses
 from typing import Tuple
 
-from metrics.checkpoints import resolver
+from metrics.slam import pins as slam_pins
 
-# WorldScore's README fetches droid.pth with `gdown 1PpqVt1H4maBa_GbPJp4NwxRsd9jk-elh`, the
-# id DROID-SLAM's README links ("droid.pth" on Google Drive). Neither states a digest, so
-# none is pinned; the size is estimated from the official state dict (4,002,565 float32
-# tensors' values of DroidNet plus the third output channel of the two heads the official
-# loader drops: 4,004,871 values x 4 bytes).
-DRIVE_ID = "1PpqVt1H4maBa_GbPJp4NwxRsd9jk-elh"
-DROID_PTH = resolver.CheckpointSpec(
-    name="droid_slam", filename="droid.pth",
-    url=f"https://drive.google.com/uc?id={DRIVE_ID}",  # no "&": the command stays one shell word
-    license="BSD-3-Clause (princeton-vl/DROID-SLAM)", approx_size_bytes=16_019_484)
+# WorldScore's README fetches droid.pth with `gdown <DRIVE_ID>` (DROID-SLAM's README's id);
+# the pin is metrics.slam.pins'.
+DRIVE_ID = slam_pins.DRIVE_ID
+DROID_PTH = slam_pins.DROID_PTH
 
 
 @dataclasses.dataclass(frozen=True)

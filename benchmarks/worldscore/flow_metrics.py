@@ -28,6 +28,7 @@ from benchmarks.worldscore import metric_specs
 from metrics.checkpoints import resolver
 from metrics.flow import consistency
 from metrics.flow import motion_stats
+from metrics.flow import pins as flow_pins
 
 AEPE = metric_specs.metric_id("photometric_consistency", "optical_flow_aepe")
 MAGNITUDE = metric_specs.metric_id("motion_magnitude", "optical_flow")
@@ -35,12 +36,8 @@ CROP = 30
 Flow = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 # The official code loads Tartan-C-T-TSKH-spring540x960-M.pth (SEA-RAFT's Google Drive
-# release); SEA-RAFT's README gives this hub repository as the same model through
-# huggingface_hub's mixin (config.json + the weights). Not pinned: no digest known offline.
-SEA_RAFT_SPRING_M = resolver.CheckpointSpec(
-    name="sea_raft_spring_m", filename="config.json",
-    hf_repo="MemorySlices/Tartan-C-T-TSKH-spring540x960-M", snapshot=True,
-    license="BSD-3-Clause (princeton-vl/SEA-RAFT)", approx_size_bytes=78_746_640)
+# release); the pin (a hub snapshot of the same model) is metrics.flow.pins'.
+SEA_RAFT_SPRING_M = flow_pins.SEA_RAFT_SPRING_M
 _WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
 
 

@@ -43,7 +43,7 @@ from benchmarks.worldscore import dataset
 from benchmarks.worldscore import flow_metrics
 from benchmarks.worldscore import metric_specs
 from metrics.flow import motion_stats
-from metrics.checkpoints import resolver
+from metrics.segmentation import pins as segmentation_pins
 from proto import scorecard_pb2
 
 METRIC = metric_specs.metric_id("motion_accuracy", "motion_accuracy")
@@ -51,12 +51,8 @@ METRIC_IDS = (METRIC,)
 MASK_SUFFIXES = (".png", ".jpg")
 BACKEND_NAME = "sam2.1-hiera-base-plus + sea-raft"
 
-# The official README fetches this file from the hub (no digest published there; not
-# pinned). Size estimated from the official state dict's float32 tensors.
-SAM2_1_HIERA_B_PLUS = resolver.CheckpointSpec(
-    name="sam2.1_hiera_base_plus", filename="sam2.1_hiera_base_plus.pt",
-    hf_repo="facebook/sam2.1-hiera-base-plus", license="Apache-2.0 (facebookresearch/sam2)",
-    approx_size_bytes=323_401_736)
+# The official README fetches this file from the hub (metrics.segmentation.pins).
+SAM2_1_HIERA_B_PLUS = segmentation_pins.SAM2_1_HIERA_B_PLUS
 
 # (frames (T, H, W, 3) RGB in tracking order, {object id: first-frame mask}) ->
 # per frame the (H, W) union of the tracked object masks, not yet dilated.

@@ -23,7 +23,7 @@ from benchmarks.common import checkpoint_refs
 from benchmarks.common import family
 from benchmarks.common import model_recipe
 from benchmarks.worldscore import metric_specs
-from metrics.checkpoints import resolver
+from metrics.interpolation import pins as interpolation_pins
 
 METRIC_IDS = (metric_specs.metric_id("motion_smoothness", "motion_smoothness"),)
 MSE_OFFICIAL, MSE_FLOAT = "uint8_wraparound", "float"
@@ -32,11 +32,8 @@ BACKEND = "vfimamba-f32-local-tta"
 BACKEND_FLOAT_MSE = BACKEND + "-float-mse"
 
 # The checkpoint WorldScore reads as checkpoints/VFIMamba.pkl (spec §9: hub
-# MCG-NJU/VFIMamba_ckpts, folder ckpt/). Not pinned: no digest known offline. The size is
-# estimated from the official model's 66,070,921 float32 tensors.
-VFIMAMBA = resolver.CheckpointSpec(
-    name="vfimamba", filename="ckpt/VFIMamba.pkl", hf_repo="MCG-NJU/VFIMamba_ckpts",
-    license="Apache-2.0 (MCG-NJU/VFIMamba)", approx_size_bytes=264_283_684)
+# MCG-NJU/VFIMamba_ckpts, folder ckpt/), pinned in metrics.interpolation.pins.
+VFIMAMBA = interpolation_pins.VFIMAMBA
 
 Interpolator = Callable[[np.ndarray, np.ndarray], np.ndarray]
 

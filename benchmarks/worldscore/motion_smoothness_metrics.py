@@ -18,7 +18,8 @@ third_party/motion_smoothness_metrics.py computes them (haoyi-duan/WorldScore@34
   [-1, 1] (a quirk, kept). torchmetrics' LPIPS is lpips v0.1 with the same AlexNet and
   lin weights (its bundled alex.pth has the same sha256 as the lpips package's), except
   that each feature vector is divided by sqrt(1e-8 + |f|^2) (lpips: |f| + 1e-10); that
-  is what `lpips_torchmetrics` computes, on metrics/lpips' trunk.
+  is what `lpips_torchmetrics` computes, on the lpips package's scaling layer, AlexNet
+  trunk and lin layers (as metrics/lpips loads them).
 """
 
 import numpy as np
@@ -94,7 +95,8 @@ def ssim_torchmetrics(preds: torch.Tensor, target: torch.Tensor) -> float:
 
 def lpips_torchmetrics(model, preds: torch.Tensor, target: torch.Tensor) -> float:
     """torchmetrics' LPIPS (normalize=False) with `model` a metrics.lpips
-    LearnedPerceptualImagePatchSimilarity (its scaling layer, trunk and lin weights)."""
+    LearnedPerceptualImagePatchSimilarity: the lpips package's scaling layer and trunk
+    (`trunk_features`) and lin layers (`lins`), with torchmetrics' normalisation."""
     if preds.min() < -1 or target.min() < -1:
         raise ValueError("LPIPS inputs below -1 (torchmetrics refuses them)")
     device = next(model.parameters()).device

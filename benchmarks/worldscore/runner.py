@@ -12,23 +12,18 @@ the scorecard, per_sample_scores.jsonl and raw_metric_table.jsonl.
 
 import dataclasses
 import pathlib
-import time
 from typing import Callable, List, Optional, Tuple
 
-from benchmarks.common import outputs as outputs_lib
-from benchmarks.common import provenance
+from benchmarks.common import engine
 from benchmarks.common import sample_batch
-from benchmarks.common import sample_loop
-from benchmarks.common import scorecard as card_lib
-from benchmarks.common import shards
 from benchmarks.common.flags import CommonConfig
-from benchmarks.common.sample_store import SampleStore, checkpoint_settings, config_digest
 from benchmarks.worldscore import aspects
 from benchmarks.worldscore import card as card_parts
 from benchmarks.worldscore import dataset
 from benchmarks.worldscore import families as families_lib
 from benchmarks.worldscore import layout
 from benchmarks.worldscore import manifest
+from benchmarks.worldscore import metric_specs
 from benchmarks.worldscore import official_json
 from benchmarks.worldscore import sample as sample_lib
 from proto import scorecard_pb2
@@ -62,7 +57,8 @@ class WorldScoreConfig:
 
 
 def items_of(config: WorldScoreConfig) -> List[sample_lib.Item]:
-    """Generated instances in the official order, then dataset entries with no folder."""
+    """Generated instances in the official order, then dataset entries with no folder
+    (all shards')."""
     items = []
     for movement in config.movements:
         entries = {e.key: e for e in dataset.load(config.data_root, movement)}
@@ -74,8 +70,7 @@ def items_of(config: WorldScoreConfig) -> List[sample_lib.Item]:
                                   str(config.generated_root / key)) for key in absent]
     if config.only_keys is not None:
         items = [i for i in items if i.key in config.only_keys]
-    items = shards.select(items, lambda item: sample_lib.ref(item).key, config.common)
-    return items[:config.common.limit] if config.common.limit else items
+    return items
 
 
 def _families_for(prepared, movement):
@@ -92,37 +87,64 @@ def write_evaluation(out_dir: pathlib.Path, sample: scorecard_pb2.SampleScore):
     return official_json.write_evaluation(path, entries)
 
 
-def run(config: WorldScoreConfig) -> scorecard_pb2.Scorecard:
-    """Evaluates the instances and writes every output file; returns the scorecard."""
-    started_at, t0 = provenance.now_rfc3339(), time.perf_counter()
-    outputs_lib.check_output_dir(config.output_dir)
+def _evaluate(ctx: engine.Context, config: WorldScoreConfig) -> engine.Evaluation:
     metric_ids = families_lib.select(config.common.metrics)
-    items = items_of(config)
+    all_items = items_of(config)
+    items = ctx.select(all_items, lambda item: sample_lib.ref(item).key)
     prepared = families_lib.prepare(config, metric_ids)
     running = [m for m in metric_ids if prepared.family_of(m) is not None]
-    out = outputs_lib.RunOutputs(config.output_dir)
-    digest = config_digest({"version": BENCHMARK_VERSION, "metrics": sorted(running),
-                            "gram_resize": config.gram_resize,
-                            "checkpoints": checkpoint_settings(prepared.checkpoints()),
-                            "backends": sorted(prepared.backend_of(m).name for m in running)})
     load = _mask_checked(sample_lib.load_for(running), config.data_root, running)
     per_movement = {mv: _families_for(prepared, mv) for mv in config.movements}
-    with SampleStore(out.path(outputs_lib.PER_SAMPLE), digest, config.common.resume,
-                     config.common.stored_only) as store:
-        outcome = sample_loop.run(
-            items, sample_lib.ref, store, label="WorldScore", load=load,
-            score=lambda item, loaded: sample_lib.score(
-                item, loaded, per_movement[item.movement], config.data_root),
-            digest=sample_lib.digest,
-            on_sample=lambda item, s: write_evaluation(config.output_dir, s),
-            decode_workers=config.common.decode_workers,
-            batch=sample_batch.families_stage(prepared.families, config.common.sample_batch,
-                                              "WorldScore"))
+    outcome = ctx.evaluate(engine.Pass(
+        label="WorldScore", items=items, ref=sample_lib.ref, load=load,
+        score=lambda item, loaded: sample_lib.score(
+            item, loaded, per_movement[item.movement], config.data_root),
+        digest=sample_lib.digest,
+        on_sample=lambda item, s: write_evaluation(config.output_dir, s),
+        batch=sample_batch.families_stage(prepared.families, config.common.sample_batch,
+                                          "WorldScore"),
+        settings={"version": BENCHMARK_VERSION, "metrics": sorted(running),
+                  "gram_resize": config.gram_resize,
+                  "backends": sorted(prepared.backend_of(m).name for m in running)},
+        checkpoints=prepared.checkpoints()))
     samples = outcome.samples
     for s in samples:
         write_evaluation(config.output_dir, s)
-    return _finish(config, out, items, samples, outcome, prepared, metric_ids,
-                   started_at, t0)
+    per_metric = card_parts.metric_results(samples, prepared, metric_ids)
+    by_aspect = card_parts.aspect_results(per_metric, card_parts.pools(
+        samples, config.movements), config.movements)
+    scores = card_parts.worldscore_dict(by_aspect, config.movements)
+    metrics = (list(by_aspect.values())
+               + card_parts.headline_results(by_aspect, config.movements, scores,
+                                            config.model_name in aspects.THREED_MODELS)
+               + per_metric)
+    files = {"evaluation_json_root": str(config.output_dir / EVALUATIONS_DIR)}
+    if scores is not None:
+        files["worldscore_json"] = str(official_json.write_worldscore(
+            ctx.outputs.path(official_json.WORLDSCORE_JSON), scores))
+    return engine.Evaluation(
+        metrics=metrics, samples=samples,
+        expected=[i.key for i in items if i.entry is not None],
+        found=[i.key for i in items if i.entry is not None and i.instance is not None],
+        expected_source="WorldScore-Dataset " + " + ".join(
+            f"{m}.json" for m in config.movements),
+        facts=card_parts.facts(config, metrics, all_items),
+        inputs={"generated_root": config.generated_root, "data_root": config.data_root},
+        checkpoints=prepared.checkpoints(), official_files=files,
+        raw_table_metrics=[m.id for m in metrics if "." in m.id],
+        manifest=manifest.build(BENCHMARK_ID, config.model_name, config.generated_root,
+                                items, {s.sample_id: s for s in samples}),
+        notes=_notes(config, scores, by_aspect),
+        models_loaded=bool(prepared.checkpoints()))
+
+
+BENCHMARK = engine.Benchmark(BENCHMARK_ID, BENCHMARK_VERSION, _evaluate, metric_specs.TABLE,
+                             sample_noun="instances")
+
+
+def run(config: WorldScoreConfig) -> scorecard_pb2.Scorecard:
+    """Evaluates the instances and writes every output file; returns the scorecard."""
+    return engine.run(BENCHMARK, config)
 
 
 def _mask_checked(load, data_root, running):
@@ -142,48 +164,7 @@ def _mask_checked(load, data_root, running):
     return checked
 
 
-def _finish(config, out, items, samples, outcome, prepared, metric_ids, started_at, t0):
-    card = scorecard_pb2.Scorecard(benchmark_id=BENCHMARK_ID, model_name=config.model_name,
-                                   benchmark_version=BENCHMARK_VERSION)
-    per_metric = card_parts.metric_results(samples, prepared, metric_ids)
-    by_aspect = card_parts.aspect_results(per_metric, card_parts.pools(
-        samples, config.movements), config.movements)
-    scores = card_parts.worldscore_dict(by_aspect, config.movements)
-    card.metrics.extend(list(by_aspect.values())
-                        + card_parts.headline_results(by_aspect, config.movements, scores,
-                                                     config.model_name in aspects.THREED_MODELS)
-                        + per_metric)
-    expected = [i.key for i in items if i.entry is not None]
-    card.coverage.CopyFrom(card_lib.coverage(
-        expected, [i.key for i in items if i.entry is not None and i.instance is not None],
-        samples, "WorldScore-Dataset " + " + ".join(f"{m}.json" for m in config.movements)))
-    card.coverage.internal_error_sample_ids.extend(outcome.internal_errors)
-    card.verification.CopyFrom(card_lib.verification(
-        card_parts.blockers(card, config, config.movements, card_parts.expected_counts(items)),
-        card_parts.deviations(card), card.coverage.evaluated))
-    card.notes.extend(_notes(config, outcome, scores, by_aspect))
-    card.provenance.CopyFrom(provenance.capture({"generated_root": config.generated_root,
-                                                 "data_root": config.data_root}))
-    card.provenance.checkpoints.extend(prepared.checkpoints())
-    files = {"per_sample_scores": str(out.write_per_sample(samples)),
-             "raw_metric_table": str(out.write_raw_table(
-                 samples, [m.id for m in card.metrics if "." in m.id])),
-             "evaluation_json_root": str(config.output_dir / EVALUATIONS_DIR),
-             "artifact_manifest": str(out.write_artifact_manifest(manifest.build(
-                 BENCHMARK_ID, config.model_name, config.generated_root, items,
-                 {s.sample_id: s for s in samples}))),
-             "scorecard": str(out.path(outputs_lib.SCORECARD))}
-    if scores is not None:
-        files["worldscore_json"] = str(official_json.write_worldscore(
-            out.path(official_json.WORLDSCORE_JSON), scores))
-    card.output_files.update(files)
-    card.run.CopyFrom(provenance.run_info(started_at, time.perf_counter() - t0,
-                                          config.common.device, config.recorded_flags))
-    out.write_scorecard(card)
-    return card
-
-
-def _notes(config, outcome, scores, by_aspect) -> List[str]:
+def _notes(config, scores, by_aspect) -> List[str]:
     notes = ["evaluation.json files are written under --output_dir/" + EVALUATIONS_DIR
              + "/<instance>/ (the generated tree is not modified); an evaluation.json "
              "already in the generated tree is not merged in",
@@ -198,9 +179,4 @@ def _notes(config, outcome, scores, by_aspect) -> List[str]:
                    and aspects.BY_NAME[a].movement in config.movements]
         notes.append("worldscore.json not written: incomplete aspects " + ", ".join(missing)
                      + " (a 0 would stand for a metric not computed)")
-    if outcome.resumed:
-        notes.append(f"resumed: {outcome.resumed} instances reused from an earlier run")
-    if outcome.recomputed_changed:
-        notes.append(f"recomputed {len(outcome.recomputed_changed)} instances whose inputs "
-                     "changed: " + ", ".join(outcome.recomputed_changed))
     return notes

@@ -21,20 +21,14 @@ from benchmarks.common import run_device
 from benchmarks.common.errors import InputError
 from benchmarks.worldscore import metric_specs
 from benchmarks.worldscore import prompts
-from metrics.checkpoints import resolver
+from metrics.style import pins as style_pins
 from proto import scorecard_pb2
 
 METRIC_IDS = (metric_specs.metric_id("style_consistency", "gram_matrix"),)
 RESIZE_CHOICES = ("auto", "512", "128")
 OFFICIAL_SIZE, CPU_SIZE = 512, 128
 
-VGG19 = resolver.CheckpointSpec(
-    name="vgg19_imagenet1k_v1",
-    filename="vgg19-dcbb9e9d.pth",
-    url="https://download.pytorch.org/models/vgg19-dcbb9e9d.pth",
-    sha256="dcbb9e9d",  # torchvision names the file by its sha256 prefix
-    license="BSD-3-Clause (torchvision); weights: ImageNet terms",
-)
+VGG19 = style_pins.VGG19
 
 
 def image_size(choice: str, cuda_available: bool) -> int:

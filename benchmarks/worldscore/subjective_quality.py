@@ -91,7 +91,11 @@ def anchor_images(loaded):
 def _backends():
     iqa = scorecard_pb2.Backend(
         name="clipiqa+-rn50", official=True, checkpoint_id="openai RN50 + CLIP-IQA+ prompts",
-        implementation="metrics/clip/clipiqa.py", note="pyiqa clipiqa+ re-implemented",
+        implementation="metrics/clip/clipiqa.py (CLIP-IQA+ prompts and head) on "
+                       "open_clip's CLIP RN50 (metrics/clip/openai_clip.py)",
+        note="pyiqa clipiqa+: the CLIP RN50 tower is open_clip's (open-clip-torch 3.3.0, "
+             "OpenAI RN50.pt loaded as pyiqa's clip_model.load does); CLIP-IQA+'s learned "
+             "prompts and head are worldeval's (metrics/clip/clipiqa.py)",
         parity=calibration.parity("clipiqa+-rn50", otherwise=_TINY))
     aes = scorecard_pb2.Backend(
         name=AES_BACKEND, official=True, checkpoint_id="openai/clip-vit-large-patch14 + "

@@ -75,6 +75,19 @@ class CheckpointSpec:
         return f"mkdir -p {target}/{self.name} && curl -L {self.url} -o {target}/{self.name}/{self.filename}"
 
 
+def spec_from_record(record) -> CheckpointSpec:
+    """The spec a checkpoint record states (a runtime profile's CheckpointRequirement, or
+    anything with its fields: name, id, revision, file, snapshot, url, sha256, license,
+    size_bytes, approx_size_bytes), so that a record and its spec look in the same places.
+    Not a pin: pins are the specs in metrics/<family>/pins.py."""
+    name = record.name or (record.id.rsplit("/", 1)[-1] if record.id else record.file)
+    return CheckpointSpec(
+        name=name, filename=record.file, hf_repo=record.id,
+        hf_revision=record.revision or "main", snapshot=record.snapshot, url=record.url,
+        sha256=record.sha256.lower(), license=record.license, size_bytes=record.size_bytes,
+        approx_size_bytes=record.approx_size_bytes)
+
+
 @dataclasses.dataclass(frozen=True)
 class ResolvedCheckpoint:
     spec: CheckpointSpec

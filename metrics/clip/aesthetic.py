@@ -28,27 +28,16 @@ from torch import nn
 from torch.nn import functional as F
 
 from metrics import device as device_lib
-from metrics.checkpoints import resolver
+from metrics.aesthetic import pins
 from metrics.checkpoints import state_dict
 from metrics.clip import image_transform
 from metrics.clip import vision
 from metrics.video import sampling
 
-CLIP_VIT_L14 = resolver.CheckpointSpec(
-    name="clip_vit_large_patch14",
-    filename="model.safetensors",
-    hf_repo="openai/clip-vit-large-patch14",
-    snapshot=True,
-    license="MIT",
-)
-
-AESTHETIC_HEAD = resolver.CheckpointSpec(
-    name="laion_aesthetic_l14",
-    filename="sac+logos+ava1-l14-linearMSE.pth",
-    url=("https://github.com/christophschuhmann/improved-aesthetic-predictor/raw/main/"
-         "sac+logos+ava1-l14-linearMSE.pth"),
-    license="Apache-2.0",
-)
+# The pins live in metrics/aesthetic/pins.py (torch-free), with the v1 linear head's
+# (pins.LAION_AESTHETIC_LINEAR, not named here: a module's specs are what its users load).
+CLIP_VIT_L14 = pins.CLIP_VIT_L14
+AESTHETIC_HEAD = pins.AESTHETIC_HEAD
 
 HEAD_INPUT_DIM = 768
 _OFFICIAL_KEY_PREFIX = "layers."
@@ -149,6 +138,13 @@ def frame_scores(frames_bgr: Sequence[np.ndarray], model: AestheticModel, device
     with torch.no_grad():
         scores = model.head(features.to(device))
     return [float(s) for s in scores[:, 0].cpu()]
+
+
+def rgb_frame_scores(frames_rgb: Sequence[np.ndarray], model: AestheticModel,
+                     batch_size: int = vision.DEFAULT_BATCH_SIZE) -> np.ndarray:
+    """`frame_scores` of RGB uint8 frames (sizes may differ) on the tower's device, (N,)."""
+    return np.asarray(frame_scores([f[:, :, ::-1] for f in frames_rgb], model,
+                                   model.clip.device, batch_size))
 
 
 def tensor_scores(images: torch.Tensor, model: AestheticModel, device) -> List[float]:

@@ -4,7 +4,8 @@ pyiqa (`pyiqa/archs/clipiqa_arch.py` CLIPIQA(model_type="clipiqa+", backbone="RN
 pos_embedding=False), read at pyiqa 0.1.16 and at the older revision that hard-coded
 the GitHub release URL; both agree on everything below):
 
-* CLIP RN50 with OpenAI's weights (metrics.clip.openai_clip), always float32;
+* CLIP RN50 with OpenAI's weights, built by open_clip (metrics.clip.openai_clip), always
+  float32;
 * input: RGB in [0, 1] at its own size (no resize, no crop), normalised with the OpenAI
   CLIP mean/std; the ResNet's attention pool runs without positional embedding;
 * text: `PromptLearner`. The prompts "X X ... X Good photo.." and "X ... X Bad photo.."
@@ -129,12 +130,12 @@ def prompt_embeddings(token_embedding: torch.Tensor, ctx: torch.Tensor) -> torch
 class ClipIqaModel:
     """The RN50 image tower, the two prompts' text features and CLIP's logit scale."""
 
-    clip: openai_clip.OpenAIClipResNet
+    clip: torch.nn.Module  # open_clip.model.CLIP (see metrics.clip.openai_clip)
     text_features: torch.Tensor  # (2, embed_dim), unnormalised: good, bad
     device: torch.device
 
 
-def build_clipiqa(clip: openai_clip.OpenAIClipResNet, ctx: torch.Tensor) -> ClipIqaModel:
+def build_clipiqa(clip: torch.nn.Module, ctx: torch.Tensor) -> ClipIqaModel:
     """Computes the two prompts' text features once (PromptLearner.forward) on clip's device.
 
     Raises:
@@ -147,8 +148,8 @@ def build_clipiqa(clip: openai_clip.OpenAIClipResNet, ctx: torch.Tensor) -> Clip
     device = clip.token_embedding.weight.device
     with torch.no_grad():
         prompts = prompt_embeddings(clip.token_embedding.weight, ctx.to(device))
-        eot_index = prompt_token_ids().argmax(dim=-1).to(device)
-        text_features = clip.encode_embeddings(prompts, eot_index)
+        text_features = openai_clip.encode_embeddings(clip, prompts,
+                                                      prompt_token_ids().to(device))
     return ClipIqaModel(clip, text_features, device)
 
 
@@ -211,7 +212,7 @@ def frame_scores(frames_bgr: Sequence[np.ndarray], model: ClipIqaModel,
         pixels = device_lib.to_device(frames_to_pixels(frames_bgr[start:start + batch_size]),
                                      model.device)
         with torch.no_grad(), _pyiqa_cudnn_flags():
-            features = model.clip.visual(normalize(pixels))
+            features = openai_clip.image_features(model.clip, normalize(pixels))
             probs = good_probability(features, model.text_features, model.clip.logit_scale)
         scores += [float(p) for p in probs.cpu()]
     return scores

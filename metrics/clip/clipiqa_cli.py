@@ -34,7 +34,8 @@ from metrics.clip import clipiqa
 from metrics.clip import openai_clip
 from metrics.video import frames as frames_lib
 
-BACKEND = "clipiqa+ (pyiqa): OpenAI CLIP RN50, learned prompts, no positional embedding"
+BACKEND = ("clipiqa+ (pyiqa): OpenAI CLIP RN50 on open_clip (ModifiedResNet + text "
+           "Transformer), learned prompts, no positional embedding")
 
 _FRAMES = flags.DEFINE_string("frames", None, "The clip: a frame folder or a video file.")
 _SAMPLE_STEP = flags.DEFINE_integer(

@@ -19,46 +19,37 @@ pyiqa (`pyiqa/archs/clip_model.py`, a copy of OpenAI's `clip.load` with jit=Fals
    Those tensors therefore hold float16-rounded values whatever the file stores; the
    others (BatchNorm, LayerNorm, embeddings, logit_scale) keep the file's values.
 
-This module does the same into metrics.clip.modified_resnet / clip_text modules keyed
-like OpenAI's model, so a strict load proves every tensor found its place. BatchNorm's
-`num_batches_tracked` may be absent (it is unused in eval mode). Only ResNet towers are
-supported (a ViT checkpoint has `visual.proj` and is refused).
+Here step 1 is ours (read_state_dict); steps 2 and 3 are open_clip's own
+`open_clip.model.build_model_from_openai_state_dict(state, quick_gelu=True)` (the same
+inference, convert_weights_to_fp16, then a strict load into `open_clip.model.CLIP`: its
+ModifiedResNet and text Transformer have OpenAI's key names), followed by `.float()`.
+BatchNorm's `num_batches_tracked` may be absent (it is unused in eval mode). Only ResNet
+towers are supported (a ViT checkpoint has `visual.proj` and is refused).
+
+Two things pyiqa's CLIP-IQA+ does that open_clip's forward methods do not:
+
+* `image_features`: pyiqa runs the ResNet tower with `pos_embedding=False`, i.e. the
+  attention pool without `attnpool.positional_embedding` (any input size works; the
+  weight is loaded but unused). open_clip's AttentionPool2d always adds it, so the pool
+  is called with a zero positional embedding of the input's length (x + 0 == x exactly)
+  through torch.func.functional_call: open_clip's own pool, not a copy.
+* `encode_embeddings`: the text tower starts from prompt embeddings (learned context
+  spliced between token embeddings), not token ids: open_clip's `encode_text` minus its
+  token-embedding lookup, pooled by open_clip's `text_global_pool` at the argmax of the
+  original token ids (the first EOT).
 """
 
 import pickle
-import re
 import warnings
 
 import torch
 from torch import nn
+from open_clip import model as open_clip_model
+from open_clip import transformer as open_clip_transformer
 
-from metrics.clip import clip_text
-from metrics.clip import modified_resnet
-
+IMPLEMENTATION = "open_clip 3.3.0 CLIP (ModifiedResNet + text Transformer, OpenAI keys)"
 _METADATA_KEYS = ("input_resolution", "context_length", "vocab_size")
 _OPTIONAL_SUFFIX = "num_batches_tracked"
-
-
-class OpenAIClipResNet(nn.Module):
-    """OpenAI's CLIP model with a ResNet tower; attribute names are the checkpoint's keys."""
-
-    def __init__(self, vision_layers, vision_width: int, num_positions: int, embed_dim: int,
-                 context_length: int, vocab_size: int, text_width: int, text_layers: int):
-        super().__init__()
-        self.visual = modified_resnet.ModifiedResNet(
-            vision_layers, vision_width, embed_dim, heads=vision_width * 32 // 64,
-            num_positions=num_positions)
-        self.transformer = clip_text.Transformer(text_width, text_layers, text_width // 64)
-        self.token_embedding = nn.Embedding(vocab_size, text_width)
-        self.positional_embedding = nn.Parameter(torch.zeros(context_length, text_width))
-        self.ln_final = nn.LayerNorm(text_width)
-        self.text_projection = nn.Parameter(torch.zeros(text_width, embed_dim))
-        self.logit_scale = nn.Parameter(torch.zeros([]))
-
-    def encode_embeddings(self, prompts: torch.Tensor, eot_index: torch.Tensor) -> torch.Tensor:
-        """Text features of (P, L, width) prompt embeddings, pooled at eot_index."""
-        return clip_text.encode_embeddings(prompts, eot_index, self.positional_embedding,
-                                           self.transformer, self.ln_final, self.text_projection)
 
 
 def read_state_dict(path) -> dict:
@@ -82,64 +73,66 @@ def read_state_dict(path) -> dict:
     return {k: v for k, v in state.items() if k not in _METADATA_KEYS}
 
 
-def _count_indices(state: dict, prefix: str) -> int:
-    pattern = re.compile(re.escape(prefix) + r"(\d+)\.")
-    return len({m.group(1) for k in state for m in [pattern.match(k)] if m})
-
-
-def build_from_state_dict(state: dict) -> OpenAIClipResNet:
-    """An OpenAIClipResNet shaped like `state` (random weights), as build_model infers it.
-
-    Raises:
-        ValueError: A ViT checkpoint, or tensors missing for the inference.
-    """
-    if "visual.proj" in state:
-        raise ValueError("a CLIP ViT checkpoint (visual.proj); CLIP-IQA+ needs a ResNet (RN50)")
-    try:
-        layers = tuple(_count_indices(state, f"visual.layer{b}.") for b in (1, 2, 3, 4))
-        return OpenAIClipResNet(
-            vision_layers=layers,
-            vision_width=state["visual.layer1.0.conv1.weight"].shape[0],
-            num_positions=state["visual.attnpool.positional_embedding"].shape[0],
-            embed_dim=state["text_projection"].shape[1],
-            context_length=state["positional_embedding"].shape[0],
-            vocab_size=state["token_embedding.weight"].shape[0],
-            text_width=state["ln_final.weight"].shape[0],
-            text_layers=_count_indices(state, "transformer.resblocks."))
-    except KeyError as e:
-        raise ValueError(f"not an OpenAI CLIP ResNet checkpoint: no tensor {e}") from e
-
-
-def half_rounded_tensors(model: OpenAIClipResNet):
-    """The tensors pyiqa's convert_weights holds in float16 while loading (see module doc)."""
-    for module in model.modules():
-        if isinstance(module, (nn.Conv2d, nn.Linear)):
-            yield from (t for t in (module.weight, module.bias) if t is not None)
-        elif isinstance(module, nn.MultiheadAttention):
-            yield from (t for t in (module.in_proj_weight, module.in_proj_bias) if t is not None)
-    yield model.text_projection
-
-
-def load_openai_clip(path, device) -> OpenAIClipResNet:
+def load_openai_clip(path, device) -> nn.Module:
     """Loads RN50.pt (or another OpenAI CLIP ResNet file) as pyiqa does; eval, float32.
+
+    Returns:
+        open_clip.model.CLIP, keyed like OpenAI's model.
 
     Raises:
         ValueError: Unreadable file, a ViT, or tensors that do not fit (missing,
             unexpected or misshapen).
     """
     state = read_state_dict(path)
-    model = build_from_state_dict(state)
-    expected = model.state_dict()
-    state = {k: v.float() if v.is_floating_point() else v for k, v in state.items()}
-    for key in expected:
-        if key.endswith(_OPTIONAL_SUFFIX) and key not in state:
-            state[key] = expected[key]
     try:
-        model.load_state_dict(state, strict=True)
-    except RuntimeError as e:
-        raise ValueError(f"{path}: does not fit an OpenAI CLIP ResNet: {str(e)[:400]}") from e
-    with torch.no_grad():
-        for tensor in half_rounded_tensors(model):
-            tensor.copy_(tensor.half().float())
-    model.requires_grad_(False)
+        model = build_from_state_dict(state)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from e
+    model.float().requires_grad_(False)
     return model.to(torch.device(device)).eval()
+
+
+def build_from_state_dict(state: dict) -> nn.Module:
+    """open_clip's CLIP shaped like `state` (OpenAI keys) holding its tensors, float16-rounded
+    as OpenAI's convert_weights leaves them (the model's dtypes: call .float() after).
+
+    Raises:
+        ValueError: A ViT checkpoint, or tensors missing, unexpected or misshapen.
+    """
+    if "visual.proj" in state:
+        raise ValueError("a CLIP ViT checkpoint (visual.proj); CLIP-IQA+ needs a ResNet (RN50)")
+    state = dict(state)
+    for key in [k for k in state if k.endswith(".running_mean")]:
+        state.setdefault(key[:-len("running_mean")] + _OPTIONAL_SUFFIX,
+                         torch.tensor(0, dtype=torch.long))
+    try:
+        return open_clip_model.build_model_from_openai_state_dict(state, quick_gelu=True)
+    except KeyError as e:
+        raise ValueError(f"not an OpenAI CLIP ResNet checkpoint: no tensor {e}") from e
+    except (AssertionError, RuntimeError, IndexError) as e:
+        raise ValueError(f"does not fit an OpenAI CLIP ResNet: "
+                         f"{type(e).__name__}: {str(e)[:400]}") from e
+
+
+def image_features(model: nn.Module, pixels: torch.Tensor) -> torch.Tensor:
+    """The ResNet tower without positional embedding: (N, 3, H, W) normalised -> (N, E)."""
+    visual = model.visual
+    x = visual.stem(pixels.type(visual.conv1.weight.dtype))
+    x = visual.layer4(visual.layer3(visual.layer2(visual.layer1(x))))
+    return attention_pool(visual.attnpool, x)
+
+
+def attention_pool(pool: nn.Module, x: torch.Tensor) -> torch.Tensor:
+    """open_clip's AttentionPool2d on (N, C, H, W) with a zero positional embedding."""
+    zero = torch.zeros(x.shape[2] * x.shape[3] + 1, x.shape[1], dtype=x.dtype, device=x.device)
+    return torch.func.functional_call(pool, {"positional_embedding": zero}, (x,))
+
+
+def encode_embeddings(model: nn.Module, prompts: torch.Tensor,
+                      token_ids: torch.Tensor) -> torch.Tensor:
+    """Text features of (P, L, width) prompt embeddings, pooled at each row's argmax token."""
+    x = prompts + model.positional_embedding.to(prompts.dtype)
+    x = model.transformer(x, attn_mask=model.attn_mask)
+    x = model.ln_final(x)
+    pooled = open_clip_transformer.text_global_pool(x, token_ids, "argmax")
+    return pooled @ model.text_projection

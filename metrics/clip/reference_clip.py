@@ -1,8 +1,9 @@
 """Test support: OpenAI CLIP-ResNet and CLIP-IQA+ written out from a state dict, no modules.
 
-Independent transcriptions to check metrics.clip.modified_resnet / clip_text / clipiqa
-against: the ResNet as torch.nn.functional calls on the checkpoint's tensors (by key),
-the attention pool, the text transformer and the CLIP-IQA+ arithmetic in float64 numpy.
+Independent transcriptions to check open_clip's ModifiedResNet as metrics.clip.openai_clip
+runs it, clip_text and clipiqa against: the ResNet as torch.nn.functional calls on the
+checkpoint's tensors (by key), the attention pool, the text transformer and the CLIP-IQA+
+arithmetic in float64 numpy.
 """
 
 import numpy as np

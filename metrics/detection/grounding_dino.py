@@ -50,7 +50,6 @@ here (no custom kernel is loaded).
 import dataclasses
 import logging
 import pathlib
-import pickle
 from typing import List, Tuple
 
 import numpy as np
@@ -61,6 +60,7 @@ from transformers import BertConfig
 from transformers import GroundingDinoForObjectDetection
 from transformers.models.grounding_dino import modeling_grounding_dino
 
+from metrics.checkpoints import state_dict
 from metrics.detection import grounding_dino_config
 from metrics.detection import grounding_dino_keys
 from metrics.detection import grounding_dino_text
@@ -174,12 +174,9 @@ class GroundingDino:
 def _read_checkpoint(path: pathlib.Path):
     if not path.is_file():
         raise FileNotFoundError(f"GroundingDINO checkpoint {path} does not exist")
-    try:  # tensors and plain containers only (the official code unpickles anything)
-        raw = torch.load(str(path), map_location="cpu", weights_only=True)
-    except pickle.UnpicklingError as err:
-        raise ValueError(f"{path}: not a weights-only torch file (the official "
-                         f"GroundingDINO checkpoint holds only tensors): "
-                         f"{str(err).splitlines()[0][:200]}") from err
+    # Tensors and plain containers only (the official code unpickles anything).
+    raw = state_dict.load(path, unreadable="not a weights-only torch file (the official "
+                                           "GroundingDINO checkpoint holds only tensors)")
     if not isinstance(raw, dict) or not isinstance(raw.get("model"), dict):
         raise ValueError(f"{path}: expected the official GroundingDINO file, a dict with a "
                          f"'model' state dict; got {type(raw).__name__} "

@@ -17,19 +17,13 @@ import torch
 from torchvision.models.optical_flow import raft_large
 
 from metrics.checkpoints import resolver
+from metrics.checkpoints import state_dict
+from metrics.flow import pins
 from metrics.flow import tensors
 
 BACKEND_NAME = "raft-large"
 
-# torchvision's Raft_Large_Weights.DEFAULT (= C_T_SKHT_V2); the file name carries
-# the first 8 hex digits of its sha256, which the resolver checks.
-RAFT_LARGE = resolver.CheckpointSpec(
-    name="raft_large",
-    filename="raft_large_C_T_SKHT_V2-ff5fadd5.pth",
-    url="https://download.pytorch.org/models/raft_large_C_T_SKHT_V2-ff5fadd5.pth",
-    sha256="ff5fadd5",
-    license="BSD-3-Clause (torchvision)",
-)
+RAFT_LARGE = pins.RAFT_LARGE  # torchvision's Raft_Large_Weights.DEFAULT (= C_T_SKHT_V2)
 
 DEFAULT_BATCH_SIZE = 8
 
@@ -66,7 +60,7 @@ def load_raft(checkpoint_path, device) -> torch.nn.Module:
         RuntimeError: If the keys or shapes do not match RAFT-large.
     """
     model = build_raft_large()
-    state = torch.load(str(checkpoint_path), map_location="cpu", weights_only=True)
+    state = state_dict.read_state_dict(checkpoint_path)
     model.load_state_dict(state, strict=True)
     return model.to(device).eval()
 

@@ -48,7 +48,6 @@ the three model prefixes that map to nothing are an error; anything else
 import dataclasses
 import json
 import pathlib
-import pickle
 import re
 from typing import Dict, Tuple
 
@@ -58,6 +57,7 @@ from transformers import BlipTextConfig, BlipTextModel, BlipVisionConfig, BlipVi
 from transformers.models.bert.tokenization_bert_legacy import BertTokenizerLegacy
 
 from metrics.checkpoints import resolver
+from metrics.checkpoints import state_dict
 from metrics.clip import aesthetic
 
 IMAGE_REWARD = resolver.CheckpointSpec(
@@ -213,13 +213,8 @@ def build_tokenizer(vocab_path) -> BertTokenizerLegacy:
 
 def read_state_dict(weights_path) -> Dict[str, torch.Tensor]:
     """ImageReward.pt (a torch-saved state dict), read without running pickled code."""
-    try:
-        state = torch.load(str(weights_path), map_location="cpu", weights_only=True)
-    except (pickle.UnpicklingError, EOFError, RuntimeError) as e:
-        raise ValueError(f"{weights_path}: not a readable torch state dict ({e})") from e
-    if not isinstance(state, dict):
-        raise ValueError(f"{weights_path}: expected a state dict, found {type(state).__name__}")
-    return state
+    return state_dict.read_state_dict(weights_path,
+                                      unreadable="not a readable torch state dict")
 
 
 def map_state_dict(state: Dict[str, torch.Tensor]) -> Tuple[Dict[str, torch.Tensor], list]:

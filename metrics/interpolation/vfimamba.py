@@ -25,6 +25,7 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
+from metrics.checkpoints import state_dict
 from metrics.interpolation import vfimamba_backbone
 from metrics.interpolation import vfimamba_flow
 
@@ -78,11 +79,7 @@ def load_state(model: vfimamba_flow.MultiScaleFlow, path) -> None:
     path = pathlib.Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"VFIMamba checkpoint {path} does not exist")
-    try:
-        raw = torch.load(str(path), map_location="cpu", weights_only=True)
-    except Exception as error:  # pylint: disable=broad-except  (any unreadable file)
-        raise ValueError(f"{path}: expected a torch-saved VFIMamba state dict "
-                         f"({type(error).__name__}: {str(error)[:200]})") from error
+    raw = state_dict.load(path, unreadable="expected a torch-saved VFIMamba state dict")
     if not isinstance(raw, Mapping):
         raise ValueError(f"{path}: expected a dict of tensors, found {type(raw).__name__}")
     state = official_keys(raw)

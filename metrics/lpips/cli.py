@@ -4,7 +4,8 @@ A clip is a folder of numbered PNG/JPEG frames or a video file. Frames are
 paired as //metrics/pixel does: frame i with frame i when both clips have the
 same length, otherwise the reference is resampled to the generated length
 (the whole clip). Each reference frame is resized to its generated
-frame's size (INTER_AREA); pairs go through the model 16 at a time.
+frame's size (INTER_AREA); pairs go through the model 16 at a time. The model is the
+lpips package's own LPIPS(net="alex") (lpips 0.1.4) on the two weight files below.
 
 Weights: torchvision's AlexNet (sha256-pinned) and lpips v0.1's alex.pth (no
 pinned digest yet: its sha256 is reported). Each is looked for at its flag's
@@ -22,6 +23,7 @@ checkpoint, bad flag, extra arguments).
 
 import dataclasses
 import json
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -217,6 +219,14 @@ def main(argv: Sequence[str]) -> Optional[int]:
     return cli_support.EXIT_OK
 
 
+def _unshadow_lpips_package():
+    """Python puts a script's folder first on sys.path; this binary's folder holds
+    metrics/lpips/lpips.py, which `import lpips` would then find instead of the package."""
+    here = os.path.dirname(os.path.realpath(__file__))
+    sys.path[:] = [p for p in sys.path if not p or os.path.realpath(p) != here]
+
+
 if __name__ == "__main__":
+    _unshadow_lpips_package()
     flags.mark_flags_as_required(["generated", "reference"])
     app.run(main, flags_parser=cli_support.parse_flags)

@@ -1,27 +1,29 @@
-"""LPIPS v0.1 with the AlexNet trunk and learned "lin" layers, in plain torch.
+"""LPIPS v0.1 with the AlexNet trunk: the `lpips` package's own `LPIPS(net="alex")`
+(lpips 0.1.4, locked), loaded from worldeval's two weight files, and the frame glue of
+the official MemoBench code.
 
-Reproduces the arithmetic of the `lpips` package's `LPIPS(net="alex")` (which
-the official code uses) so that the same two weight files give the same distances:
+Loading (`load_lpips_alex`): `lpips.LPIPS(net="alex", pnet_rand=True, model_path=<alex.pth>)`
+(no torch hub download). The package reads the lin layers with `load_state_dict(...,
+strict=False)`, so a wrong file would load nothing, silently: both files are checked
+first (exact keys and shapes, the file named in the error), torchvision's
+`features.<k>.*` tensors are copied into the package's `net.slice<s>.<k>.*` (the same
+modules: slice s holds AlexNet features[k] under the name str(k)), and the lin tensors
+the package loaded are compared with the file's.
 
-1. Inputs are RGB in [-1, 1]; the scaling layer maps x to (x - SHIFT) / SCALE.
-2. torchvision's AlexNet `features` run up to the 5th ReLU; the outputs after
-   ReLUs 1..5 (slices features[0:2], [2:5], [5:8], [8:10], [10:12]) are kept.
-3. Per layer: each feature vector is divided by (its L2 norm over channels +
-   EPS), the two images' normalised features are subtracted and squared, a
-   1x1 convolution without bias (the "lin" layer; its dropout is the identity
-   in eval mode) maps the channels to one, and the map is averaged over space.
-4. The five layer values are summed.
+Frames (`lpips_distance_pairs`): GT resized to the generated size (cv2 INTER_AREA), both
+BGR uint8 -> RGB in [-1, 1], pairs in batches of one frame size.
 
-Weights: torchvision's ImageNet AlexNet (`features.*` keys) and lpips v0.1's
-`alex.pth` (keys `lin0.model.1.weight` .. `lin4.model.1.weight`).
+Weights: torchvision's ImageNet AlexNet (`features.*` keys) and lpips v0.1's `alex.pth`
+(keys `lin0.model.1.weight` .. `lin4.model.1.weight`).
 """
+
+import warnings
+from typing import Optional
 
 import cv2
 import numpy as np
 import torch
 from torch import nn
-import torch.nn.functional as F
-import torchvision
 
 from metrics.checkpoints.resolver import CheckpointSpec
 
@@ -34,73 +36,78 @@ LPIPS_ALEX_SPEC = CheckpointSpec(
     url="https://github.com/richzhang/PerceptualSimilarity/raw/master/lpips/weights/v0.1/alex.pth",
     license="BSD-2-Clause")
 
-SHIFT = (-0.030, -0.088, -0.188)
-SCALE = (0.458, 0.448, 0.450)
-EPS = 1e-10
 CHANNELS = (64, 192, 384, 256, 256)
 LIN_KEYS = tuple(f"lin{i}.model.1.weight" for i in range(len(CHANNELS)))
 MIN_SIDE = 31  # The smallest input on which AlexNet's third max-pool has an output.
+# The package's AlexNet slices: features[start:stop] end at ReLUs 1..5.
 _SLICES = ((0, 2), (2, 5), (5, 8), (8, 10), (10, 12))
+_SLICE_OF = {index: s + 1 for s, (start, stop) in enumerate(_SLICES)
+             for index in range(start, stop)}
+# torchvision AlexNet `features` keys (conv weights and biases) with their shapes.
+_TRUNK_SHAPES = {
+    "features.0.weight": (64, 3, 11, 11), "features.0.bias": (64,),
+    "features.3.weight": (192, 64, 5, 5), "features.3.bias": (192,),
+    "features.6.weight": (384, 192, 3, 3), "features.6.bias": (384,),
+    "features.8.weight": (256, 384, 3, 3), "features.8.bias": (256,),
+    "features.10.weight": (256, 256, 3, 3), "features.10.bias": (256,),
+}
+_LIN_SHAPES = {key: (1, channels, 1, 1) for key, channels in zip(LIN_KEYS, CHANNELS)}
 
 
-def normalize_channels(features, eps=EPS):
-    """Divides each feature vector of (N, C, H, W) by (its L2 norm over C + eps)."""
-    norm = torch.sqrt(torch.sum(features ** 2, dim=1, keepdim=True))
-    return features / (norm + eps)
+def _package():
+    """The lpips package (imported late: it pulls in torchvision, scipy and tqdm)."""
+    import lpips as lpips_package  # pylint: disable=import-outside-toplevel
+    if not hasattr(lpips_package, "LPIPS"):
+        raise ImportError(f"`import lpips` found {lpips_package.__file__}, not the lpips "
+                          "package (a folder holding metrics/lpips/lpips.py is on sys.path)")
+    return lpips_package
 
 
-def lpips_from_features(features0, features1, lin_weights):
-    """The LPIPS distance from the two images' trunk features (the part after the trunk).
+def _package_lpips(**kwargs) -> nn.Module:
+    """`lpips.LPIPS(net="alex", version="0.1", pnet_rand=True, verbose=False, **kwargs)`,
+    without torchvision's deprecation warnings for the package's `alexnet(pretrained=False)`."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=UserWarning,
+                                module=r"torchvision\.models\._utils")
+        return _package().LPIPS(net="alex", version="0.1", pnet_rand=True, verbose=False,
+                                **kwargs)
 
-    Args:
-        features0: Sequence of (N, C_l, H_l, W_l) tensors, one per layer.
-        features1: The same for the other images.
-        lin_weights: Sequence of (1, C_l, 1, 1) tensors, the lin layers' weights.
 
-    Returns:
-        A (N,) tensor: per pair, the sum over layers of the spatial mean of
-        lin_l((normalize(f0_l) - normalize(f1_l)) ** 2).
-
-    Raises:
-        ValueError: If the three sequences do not have the same length.
-    """
-    if not len(features0) == len(features1) == len(lin_weights):
-        raise ValueError(
-            f"expected as many layers in both feature lists as lin weights, got "
-            f"{len(features0)}, {len(features1)} and {len(lin_weights)}")
-    total = None
-    for f0, f1, weight in zip(features0, features1, lin_weights):
-        diff = (normalize_channels(f0) - normalize_channels(f1)) ** 2
-        layer = F.conv2d(diff, weight).mean(dim=(2, 3))[:, 0]
-        total = layer if total is None else total + layer
-    return total
+def trunk_key(torchvision_key: str) -> str:
+    """`features.3.weight` -> `net.slice2.3.weight` (the package model's name)."""
+    _, index, part = torchvision_key.split(".")
+    return f"net.slice{_SLICE_OF[int(index)]}.{index}.{part}"
 
 
 class LearnedPerceptualImagePatchSimilarity(nn.Module):
-    """LPIPS v0.1, AlexNet trunk; call with two (N, 3, H, W) RGB batches in [-1, 1]."""
+    """The lpips package's LPIPS v0.1 (AlexNet), called with two (N, 3, H, W) RGB batches
+    in [-1, 1]; returns (N,) distances.
 
-    def __init__(self):
+    Attributes:
+        package_model: The `lpips.LPIPS(net="alex")` that computes everything.
+    """
+
+    def __init__(self, package_model: Optional[nn.Module] = None):
+        """`package_model` None: the package's architecture with a random trunk and random
+        lin layers (no file read), e.g. for cost measurements."""
         super().__init__()
-        self.register_buffer("shift", torch.tensor(SHIFT)[None, :, None, None])
-        self.register_buffer("scale", torch.tensor(SCALE)[None, :, None, None])
-        # features[12] (the last max-pool) is never run; it has no weights.
-        self.features = torchvision.models.alexnet(weights=None).features
-        self.lins = nn.ModuleList(nn.Conv2d(c, 1, kernel_size=1, bias=False) for c in CHANNELS)
+        if package_model is None:
+            package_model = _package_lpips(pretrained=False)
+        self.package_model = package_model
+
+    @property
+    def lins(self) -> nn.ModuleList:
+        """The package's five lin layers (NetLinLayer: dropout, identity in eval, then a
+        1x1 convolution without bias, `.model[1]`)."""
+        return self.package_model.lins
 
     def trunk_features(self, images):
-        """The outputs of ReLUs 1..5 for (N, 3, H, W) RGB images in [-1, 1]."""
-        h = (images - self.shift) / self.scale
-        outputs = []
-        for start, stop in _SLICES:
-            for index in range(start, stop):
-                h = self.features[index](h)
-            outputs.append(h)
-        return outputs
+        """The package's scaling layer, then its AlexNet: the outputs of ReLUs 1..5."""
+        return list(self.package_model.net(self.package_model.scaling_layer(images)))
 
     def forward(self, images0, images1):  # pylint: disable=arguments-differ
         """Per-pair distances, a (N,) tensor."""
-        return lpips_from_features(self.trunk_features(images0), self.trunk_features(images1),
-                                   [lin.weight for lin in self.lins])
+        return self.package_model(images0, images1).flatten()
 
 
 def _read_state_dict(path):
@@ -117,7 +124,8 @@ def _read_state_dict(path):
 
 
 def _check_state(path, state, expected, ignored_prefix=None):
-    """ValueError naming `path` unless `state` has exactly `expected`'s keys and shapes.
+    """ValueError naming `path` unless `state` has exactly `expected`'s keys, with the
+    shapes it maps them to.
 
     Keys starting with `ignored_prefix` may be present and are not checked.
     """
@@ -129,13 +137,14 @@ def _check_state(path, state, expected, ignored_prefix=None):
         raise ValueError(f"{path}: not the expected checkpoint: missing keys {missing}, "
                          f"unexpected keys {unexpected}")
     for key, want in expected.items():
-        if tuple(kept[key].shape) != tuple(want.shape):
+        if tuple(kept[key].shape) != tuple(want):
             raise ValueError(f"{path}: {key} has shape {tuple(kept[key].shape)}, "
-                             f"expected {tuple(want.shape)}")
+                             f"expected {tuple(want)}")
 
 
 def load_lpips_alex(alexnet_path, lin_path, device="cpu"):
-    """Builds LPIPS v0.1 (AlexNet) from torchvision's AlexNet weights and lpips' alex.pth.
+    """Builds the lpips package's LPIPS v0.1 (AlexNet) on torchvision's AlexNet weights and
+    lpips' alex.pth (see the module docstring).
 
     Args:
         alexnet_path: torchvision's `alexnet-owt-7be5be79.pth` (its `classifier.*`
@@ -149,20 +158,22 @@ def load_lpips_alex(alexnet_path, lin_path, device="cpu"):
     Raises:
         ValueError: A file is unreadable, or has missing, unexpected or
             wrongly shaped keys; the message names the file and the keys.
+        ModuleNotFoundError: The lpips package is not installed.
     """
-    model = LearnedPerceptualImagePatchSimilarity()
-    trunk = {f"features.{key}": tensor for key, tensor in model.features.state_dict().items()}
     alexnet_state = _read_state_dict(alexnet_path)
-    _check_state(alexnet_path, alexnet_state, trunk, ignored_prefix="classifier.")
+    _check_state(alexnet_path, alexnet_state, _TRUNK_SHAPES, ignored_prefix="classifier.")
     lin_state = _read_state_dict(lin_path)
-    lins = {key: lin.weight for key, lin in zip(LIN_KEYS, model.lins)}
-    _check_state(lin_path, lin_state, lins)
+    _check_state(lin_path, lin_state, _LIN_SHAPES)
+    model = _package_lpips(pretrained=True, model_path=str(lin_path))
+    state = model.state_dict()
     with torch.no_grad():
-        for key, target in list(trunk.items()) + list(lins.items()):
-            source = alexnet_state[key] if key in alexnet_state else lin_state[key]
-            target.copy_(source)
+        for key in _TRUNK_SHAPES:
+            state[trunk_key(key)].copy_(alexnet_state[key])
+        for key in LIN_KEYS:  # what the package's strict=False load did, checked
+            if not torch.equal(state[key], lin_state[key]):
+                raise ValueError(f"{lin_path}: {key} was not loaded by lpips.LPIPS")
     model.requires_grad_(False)
-    return model.to(torch.device(device)).eval()
+    return LearnedPerceptualImagePatchSimilarity(model.eval()).to(torch.device(device)).eval()
 
 
 def _to_tensor(frames):

@@ -1,13 +1,15 @@
-"""Tests for metrics.lpips.lpips: the formula, the trunk, loading and frame pairs.
+"""Tests for metrics.lpips.lpips: loading the lpips package's model from the two files,
+its trunk and formula, and the frame pairs.
 
-The formula is checked against a numpy transcription written here from the lpips
-package's description; the rest runs a tiny random model of the real
-architecture whose weight files are written by the test.
+The model is the package's LPIPS(net="alex") on random weight files of the real
+layout written by the test; its distance is checked against a numpy transcription
+of the published formula written here from the lpips package's description.
 """
 
 import dataclasses
 
 import cv2
+import lpips as lpips_package
 import numpy as np
 import pytest
 import torch
@@ -35,34 +37,6 @@ def _numpy_lpips(features0, features1, weights):
     return total
 
 
-def test_post_trunk_formula_matches_numpy_transcription():
-    rng = np.random.default_rng(0)
-    sizes = [(17, 23), (8, 11), (4, 5), (4, 5), (4, 5)]
-    features0, features1, weights = [], [], []
-    for channels, (h, w) in zip(lpips.CHANNELS, sizes):
-        f0 = np.maximum(rng.normal(size=(3, channels, h, w)), 0).astype(np.float32)
-        f1 = np.maximum(rng.normal(size=(3, channels, h, w)), 0).astype(np.float32)
-        f0[:, :, 0, 0] = 0.0  # An all-zero vector: 0 / (0 + eps) stays 0.
-        if channels == 384:  # Norms near 1e-8, where eps = 1e-10 shows (~1%).
-            f0, f1 = f0 * np.float32(1e-9), f1 * np.float32(1e-9)
-        features0.append(f0)
-        features1.append(f1)
-        weights.append(rng.uniform(0, 1, (1, channels, 1, 1)).astype(np.float32))
-    expected = _numpy_lpips(features0, features1, weights)
-    got = lpips.lpips_from_features(
-        [torch.from_numpy(f) for f in features0], [torch.from_numpy(f) for f in features1],
-        [torch.from_numpy(w) for w in weights])
-    assert got.shape == (3,)
-    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5, atol=1e-5)
-    assert np.all(expected > 0.01)
-
-
-def test_post_trunk_rejects_mismatched_layer_counts():
-    f = [torch.zeros(1, 2, 3, 3)]
-    with pytest.raises(ValueError, match="as many layers"):
-        lpips.lpips_from_features(f, f, [torch.zeros(1, 2, 1, 1)] * 2)
-
-
 @pytest.fixture(scope="module", name="checkpoint_dir")
 def _checkpoint_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("checkpoints")
@@ -83,23 +57,29 @@ def _model(checkpoint_dir):
     return lpips.load_lpips_alex(alexnet.path, lin.path, "cpu")
 
 
-def test_loaded_weights_are_the_files(model, checkpoint_dir):
-    assert not model.training
+def test_the_model_is_the_packages_with_the_files_weights(model, checkpoint_dir):
+    assert isinstance(model.package_model, lpips_package.LPIPS)
+    assert not model.training and not model.package_model.training
     assert not any(p.requires_grad for p in model.parameters())
     features = torch.load(checkpoint_dir / "alexnet" / lpips.ALEXNET_SPEC.filename)
     lins = torch.load(checkpoint_dir / "lpips_alex_v0.1" / "alex.pth")
-    for index in (0, 3, 6, 8, 10):
-        assert torch.equal(model.features[index].weight, features[f"features.{index}.weight"])
-        assert torch.equal(model.features[index].bias, features[f"features.{index}.bias"])
+    loaded = model.package_model.state_dict()
+    assert lpips.trunk_key("features.0.weight") == "net.slice1.0.weight"
+    assert lpips.trunk_key("features.10.bias") == "net.slice5.10.bias"
+    assert len(features) == 10
+    for key, value in features.items():
+        assert torch.equal(loaded[lpips.trunk_key(key)], value), key
     for i, lin in enumerate(model.lins):
-        assert torch.equal(lin.weight, lins[f"lin{i}.model.1.weight"])
+        assert torch.equal(lin.model[1].weight, lins[f"lin{i}.model.1.weight"])
 
 
-def test_trunk_is_scaling_then_alexnet_relus(model):
-    np.testing.assert_allclose(model.shift.reshape(-1).numpy(), _OFFICIAL_SHIFT, rtol=1e-7)
-    np.testing.assert_allclose(model.scale.reshape(-1).numpy(), _OFFICIAL_SCALE, rtol=1e-7)
+def test_trunk_is_scaling_then_alexnet_relus(model, checkpoint_dir):
+    scaling = model.package_model.scaling_layer
+    np.testing.assert_allclose(scaling.shift.reshape(-1).numpy(), _OFFICIAL_SHIFT, rtol=1e-7)
+    np.testing.assert_allclose(scaling.scale.reshape(-1).numpy(), _OFFICIAL_SCALE, rtol=1e-7)
     reference = torchvision.models.alexnet(weights=None).features
-    reference.load_state_dict(model.features.state_dict())
+    reference.load_state_dict({k[len("features."):]: v for k, v in torch.load(
+        checkpoint_dir / "alexnet" / lpips.ALEXNET_SPEC.filename).items()})
     reference.eval()
     images = torch.rand(2, 3, 70, 90) * 2 - 1
     scaled = (images - torch.tensor(_OFFICIAL_SHIFT, dtype=torch.float32)[None, :, None, None]) / (
@@ -110,6 +90,30 @@ def test_trunk_is_scaling_then_alexnet_relus(model):
     assert [f.shape[1] for f in got] == list(lpips.CHANNELS)
     for g, e in zip(got, expected):
         torch.testing.assert_close(g, e, rtol=1e-5, atol=1e-6)
+
+
+def test_distance_is_the_published_formula_on_the_trunk(model):
+    g = torch.Generator().manual_seed(0)
+    images0 = torch.rand(3, 3, 64, 80, generator=g) * 2 - 1
+    images1 = torch.rand(3, 3, 64, 80, generator=g) * 2 - 1
+    with torch.no_grad():
+        got = model(images0, images1)
+        features0 = [f.numpy() for f in model.trunk_features(images0)]
+        features1 = [f.numpy() for f in model.trunk_features(images1)]
+    weights = [lin.model[1].weight.numpy() for lin in model.lins]
+    expected = _numpy_lpips(features0, features1, weights)
+    assert got.shape == (3,)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5, atol=1e-5)
+    assert np.all(expected > 0.01)
+
+
+def test_unloaded_model_has_the_architecture():
+    model = lpips.LearnedPerceptualImagePatchSimilarity().eval()
+    assert isinstance(model.package_model, lpips_package.LPIPS)
+    images = torch.rand(2, 3, 40, 48) * 2 - 1
+    with torch.no_grad():
+        assert [f.shape[1] for f in model.trunk_features(images)] == list(lpips.CHANNELS)
+        assert model(images, images.flip(0)).shape == (2,)
 
 
 def _frames(count, height, width, seed):

@@ -3,6 +3,8 @@
 import pathlib
 
 import torch
+from torch import nn
+import torchvision
 
 from metrics.lpips import lpips
 
@@ -14,6 +16,10 @@ def write_random_checkpoints(root, seed=0):
     torchvision's default initialisation) and <root>/lpips_alex_v0.1/alex.pth (the
     official keys LIN_KEYS, non-negative like the real lin weights).
 
+    The draws are those of worldeval's former LPIPS module (the stored distances in
+    testdata/ were computed on them): torchvision's AlexNet after torch.manual_seed(seed),
+    then five 1x1 convolutions whose initialisation is thrown away, then the lin weights.
+
     Args:
         root: Folder to write into (created if needed).
         seed: Seed of torch's generator.
@@ -23,8 +29,10 @@ def write_random_checkpoints(root, seed=0):
     """
     root = pathlib.Path(root)
     torch.manual_seed(seed)
-    model = lpips.LearnedPerceptualImagePatchSimilarity()
-    features = {f"features.{k}": v.clone() for k, v in model.features.state_dict().items()}
+    alexnet = torchvision.models.alexnet(weights=None)
+    features = {f"features.{k}": v.clone() for k, v in alexnet.features.state_dict().items()}
+    for channels in lpips.CHANNELS:  # advances the generator as the former lin modules did
+        nn.Conv2d(channels, 1, kernel_size=1, bias=False)
     lins = {key: torch.rand(1, channels, 1, 1)
             for key, channels in zip(lpips.LIN_KEYS, lpips.CHANNELS)}
     paths = []

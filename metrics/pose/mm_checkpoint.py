@@ -17,6 +17,8 @@ from typing import Dict, Mapping
 import numpy as np
 import torch
 
+from metrics.checkpoints import state_dict
+
 
 def _numpy_globals():
     names = [np.ndarray, np.dtype]
@@ -37,19 +39,22 @@ class Placeholder:
         self.state = state
 
 
-def _load(path: pathlib.Path):
+def _load(path: pathlib.Path, unreadable: str):
     allowed = _numpy_globals()
     try:
-        with torch.serialization.safe_globals(allowed):
-            return torch.load(str(path), map_location="cpu", weights_only=True)
-    except pickle.UnpicklingError:
-        others = [name for name in torch.serialization.get_unsafe_globals_in_checkpoint(
-            str(path)) if not name.startswith(("torch.", "numpy."))]
+        return state_dict.load(path, safe_globals=allowed, unreadable=unreadable)
+    except state_dict.CheckpointUnreadable as error:
+        if not isinstance(error.__cause__, pickle.UnpicklingError):
+            raise
+        try:
+            unsafe = torch.serialization.get_unsafe_globals_in_checkpoint(str(path))
+        except Exception:  # not a torch file at all: the reader's error says so
+            raise error from error.__cause__
+        others = [name for name in unsafe if not name.startswith(("torch.", "numpy."))]
         if not others:
             raise
     stubs = [(type(name.rsplit(".", 1)[-1], (Placeholder,), {}), name) for name in others]
-    with torch.serialization.safe_globals(allowed + stubs):
-        return torch.load(str(path), map_location="cpu", weights_only=True)
+    return state_dict.load(path, safe_globals=allowed + stubs, unreadable=unreadable)
 
 
 def read_state_dict(path, what: str) -> Dict[str, torch.Tensor]:
@@ -57,11 +62,8 @@ def read_state_dict(path, what: str) -> Dict[str, torch.Tensor]:
     path = pathlib.Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{what} checkpoint {path} does not exist")
-    try:
-        raw = _load(path)
-    except Exception as error:
-        raise ValueError(f"{path}: expected an OpenMMLab {what} checkpoint (torch.save'd "
-                         f"dict with 'state_dict'): {error}") from error
+    raw = _load(path, f"expected an OpenMMLab {what} checkpoint (torch.save'd dict with "
+                      "'state_dict')")
     state = raw.get("state_dict", raw) if isinstance(raw, Mapping) else None
     if not isinstance(state, Mapping) or not all(
             isinstance(v, torch.Tensor) for v in state.values()):

@@ -27,6 +27,7 @@ from typing import Dict, Optional, Tuple
 
 import torch
 
+from metrics.checkpoints import state_dict
 from metrics.qalign import config as config_lib
 from metrics.qalign import llama_multiway
 from metrics.qalign import model as model_lib
@@ -104,10 +105,7 @@ def _read(path: pathlib.Path):
         except Exception as error:  # not a safetensors file
             raise ValueError(f"{path}: expected a safetensors file: {error}") from error
         return ((key, handle.get_tensor(key)) for key in handle.keys())
-    try:
-        state = torch.load(path, map_location="cpu", weights_only=True, mmap=True)
-    except Exception as error:  # a file that is not a torch state dict
-        raise ValueError(f"{path}: expected a torch.save'd state dict: {error}") from error
+    state = state_dict.load(path, mmap=True, unreadable="expected a torch.save'd state dict")
     return iter(state.items())
 
 

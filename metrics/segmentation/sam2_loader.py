@@ -31,6 +31,7 @@ from typing import Dict, List, Tuple
 import numpy as np
 import torch
 
+from metrics.checkpoints import state_dict
 from metrics.segmentation import sam2_config
 from metrics.segmentation import sam2_image
 from metrics.segmentation import sam2_keys
@@ -53,7 +54,7 @@ def read_official_checkpoint(path) -> Dict[str, torch.Tensor]:
     if not path.is_file():
         raise FileNotFoundError(f"SAM 2 checkpoint {path} does not exist (expected the "
                                 "official sam2.1_hiera_large.pt or sam2.1_hiera_base_plus.pt)")
-    content = torch.load(str(path), map_location="cpu", weights_only=True)
+    content = state_dict.load(path)
     if not isinstance(content, dict) or not isinstance(content.get("model"), dict):
         raise ValueError(f"{path}: expected an official SAM 2 checkpoint, a dict with the "
                          f"state dict under 'model'; got keys {list(content)[:5]}")

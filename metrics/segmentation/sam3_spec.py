@@ -1,15 +1,8 @@
-"""SAM-3's checkpoint and backend name, importable without torch (for runners and
-runtime profiles); the model code is metrics/segmentation/sam3.py."""
+"""SAM-3's checkpoint (pinned in pins.py) and backend name, importable without torch (for
+runners and runtime profiles); the model code is metrics/segmentation/sam3.py."""
 
-from metrics.checkpoints import resolver
+from metrics.segmentation import pins
 
-SAM3 = resolver.CheckpointSpec(
-    name="sam3",
-    filename="model.safetensors",
-    hf_repo="facebook/sam3",
-    hf_revision="main",
-    snapshot=True,
-    license="SAM License (gated Hugging Face repository: accept its terms, then log in)",
-)
+SAM3 = pins.SAM3
 
 BACKEND_NAME = "sam3-transformers"

@@ -38,6 +38,8 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
+from metrics.checkpoints import state_dict
+
 IMAGENET_MEAN = (0.485, 0.456, 0.406)
 IMAGENET_STD = (0.229, 0.224, 0.225)
 PREFIX = "module."
@@ -258,7 +260,7 @@ def from_checkpoint(state: dict, path: str = "droid.pth") -> "OrderedDict[str, t
 
 def load_droid_net(path, device="cpu", config: Optional[DroidNetConfig] = None) -> DroidNet:
     """DroidNet (eval mode) with the weights of a droid.pth-format file."""
-    state = from_checkpoint(torch.load(path, map_location="cpu", weights_only=True), str(path))
+    state = from_checkpoint(state_dict.load(path), str(path))
     net = DroidNet(config)
     try:
         net.load_state_dict(state)

@@ -16,14 +16,14 @@ sum over those layers of `mse(G_gen, G_ref)` (torch's mean-reduced MSE). The ReL
 applied out of place, so the captured conv outputs are not overwritten.
 """
 
-import pickle
-import struct
 from typing import List, Sequence
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 from torchvision.models import vgg as tv_vgg
+
+from metrics.checkpoints import state_dict
 
 VGG19_CFG = (64, 64, "M", 128, 128, "M", 256, 256, 256, 256, "M", 512, 512, 512, 512, "M",
              512, 512, 512, 512, "M")
@@ -49,10 +49,7 @@ def load_features(path, device, widths: Sequence[int] = (64, 128, 256, 512)) -> 
         ValueError: Not a readable torch state dict, or `features.*` tensors that do
             not match the architecture.
     """
-    try:
-        state = torch.load(str(path), map_location="cpu", weights_only=True)
-    except (pickle.UnpicklingError, EOFError, RuntimeError, struct.error) as e:
-        raise ValueError(f"{path}: not a readable torch file ({e})") from e
+    state = state_dict.load(path)
     if not isinstance(state, dict):
         raise ValueError(f"{path}: expected a VGG19 state dict, found {type(state).__name__}")
     features = {k[len("features."):]: v for k, v in state.items() if k.startswith("features.")}

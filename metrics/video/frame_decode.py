@@ -27,12 +27,51 @@ def read_image(path):
         Array of shape (H, W, 3) and dtype uint8.
 
     Raises:
-        FrameInputError: If the file cannot be read or decoded.
+        FrameInputError: If the file cannot be read or decoded, or OpenCV refuses it
+            (a header claiming more pixels than CV_IO_MAX_IMAGE_PIXELS).
     """
-    image = cv2.imread(os.fspath(path), cv2.IMREAD_COLOR)
+    image = _imread(path)
     if image is None:
         raise FrameInputError(path, "a readable PNG/JPEG image")
     return image
+
+
+def _refused(path, data, error):
+    """The FrameInputError for an image OpenCV refuses with cv2.error instead of
+    returning None: a header claiming more pixels than CV_IO_MAX_IMAGE_PIXELS (2^30) or a
+    size its decoder asserts against. It is unusable input, as an undecodable file is."""
+    lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
+    reason = lines[-1].split(" error: ", 1)[-1] if lines else ""
+    size = _png_header_size(data)
+    found = (f"a PNG whose header claims {size[0]}x{size[1]} pixels, which OpenCV refuses"
+             if size is not None else "an image OpenCV refuses to decode")
+    return FrameInputError(path, "a readable PNG/JPEG image",
+                           found + (f": {reason}" if reason else ""))
+
+
+def _png_header_size(data):
+    """(width, height) from a PNG's IHDR chunk, or None."""
+    if not data or len(data) < 24 or not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return None
+    if data[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def _imread(path, data=None):
+    """cv2.imread in colour; FrameInputError (not cv2.error) when OpenCV refuses it."""
+    try:
+        return cv2.imread(os.fspath(path), cv2.IMREAD_COLOR)
+    except cv2.error as e:
+        raise _refused(path, _read_bytes(path) if data is None else data, e) from None
+
+
+def _imdecode(data, path):
+    """cv2.imdecode in colour; FrameInputError (not cv2.error) when OpenCV refuses it."""
+    try:
+        return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error as e:
+        raise _refused(path, data, e) from None
 
 
 def decode_image(data, path):
@@ -50,13 +89,14 @@ def decode_image(data, path):
     frame is the one the official code's cv2.imread gets.
 
     Raises:
-        FrameInputError: If the bytes do not decode.
+        FrameInputError: If the bytes do not decode, or OpenCV refuses them (as
+            read_image).
     """
     image = None
     if data:
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        image = _imdecode(data, path)
         if image is None and partial_image_reason(data, path):
-            image = cv2.imread(os.fspath(path), cv2.IMREAD_COLOR)
+            image = _imread(path, data)
     if image is None:
         raise FrameInputError(path, "a readable PNG/JPEG image")
     return image

@@ -3,7 +3,8 @@
 Frame folders can be decoded on a small thread pool (`workers`): OpenCV releases the
 GIL while it decodes and resizes, so a 2-core machine decodes about twice as fast. The
 frames (and digests) never depend on the number of workers. This module is the API;
-frame_files.py lists a folder, frame_decode.py decodes images, video_files.py videos.
+frame_files.py lists a folder by frame number (the numbering a folder must have is each
+benchmark's rule), frame_decode.py decodes images, video_files.py videos.
 
 Readers that take a `warnings` list append to it, with the file named, what they used
 though it was read only in part or not as its file declares (a truncated JPEG decoded
@@ -22,7 +23,7 @@ from metrics.video.frame_errors import (  # noqa: F401  (re-exported: the frames
     MAX_DEFAULT_WORKERS, VIDEO_EXTENSIONS, WORKERS_ENV, FrameInputError, check_workers,
     default_workers, resize_area)
 from metrics.video.frame_files import (  # noqa: F401  (re-exported: the frames API)
-    IMAGE_EXTENSIONS, list_frame_files)
+    IMAGE_EXTENSIONS, FrameListing, list_frame_files, parse_frame_name, scan_frame_folder)
 from metrics.video.video_files import (  # noqa: F401  (re-exported: the frames API)
     decode_video, decode_video_checked, read_video_frames, video_frame_count)
 

@@ -27,6 +27,7 @@ from typing import Dict, List, Mapping, Tuple
 import torch
 from torch.nn import functional as F
 
+from metrics.checkpoints import state_dict
 from metrics.videomae import vit
 
 HEAD_KEYS = ("head.weight", "head.bias")
@@ -44,27 +45,13 @@ def read_checkpoint(path) -> Mapping:
     if not path.is_file():
         raise FileNotFoundError(f"VideoMAE checkpoint {path} does not exist")
     # Fine-tuning checkpoints also hold the run's argparse.Namespace under "args".
-    with torch.serialization.safe_globals([argparse.Namespace]):
-        try:
-            raw = _torch_load(path)
-        except Exception as error:
-            raise ValueError(f"{path}: expected a torch.save'd VideoMAE v2 checkpoint "
-                             f"(a dict of tensors, optionally under 'model'/'module'): "
-                             f"{error}") from error
+    raw = state_dict.load(
+        path, mmap=True, safe_globals=[argparse.Namespace],
+        unreadable="expected a torch.save'd VideoMAE v2 checkpoint (a dict of tensors, "
+                   "optionally under 'model'/'module')")
     if not isinstance(raw, Mapping):
         raise ValueError(f"{path}: expected a dict, found {type(raw).__name__}")
     return raw
-
-
-def _torch_load(path: pathlib.Path):
-    """Memory-mapped where the file is in torch's zip format (a 4 GB ViT-g file is then
-    not held twice), else read whole (the legacy format cannot be mapped)."""
-    try:
-        return torch.load(str(path), map_location="cpu", weights_only=True, mmap=True)
-    except RuntimeError as error:
-        if "mmap" not in str(error):
-            raise
-        return torch.load(str(path), map_location="cpu", weights_only=True)
 
 
 def select_state(raw: Mapping, model_key: str = "model|module") -> Tuple[str, Dict]:

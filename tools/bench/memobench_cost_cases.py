@@ -43,10 +43,18 @@ def _aesthetic_call(model, device):
 
 
 def _clip_rn50():
+    from open_clip import model as open_clip_model
+    # OpenAI RN50.pt as metrics.clip.openai_clip builds it: open_clip's CLIP, layers
+    # (3, 4, 6, 3), width 64, 7x7 attention pool, 1024-d embedding, text tower 512 wide, 12 layers.
+    return open_clip_model.CLIP(
+        1024, open_clip_model.CLIPVisionCfg(layers=(3, 4, 6, 3), width=64, image_size=224),
+        open_clip_model.CLIPTextCfg(context_length=77, vocab_size=49408, width=512, heads=8,
+                                    layers=12), quick_gelu=True).eval()
+
+
+def _clip_rn50_call(model, device):
     from metrics.clip import openai_clip
-    # OpenAI RN50.pt: layers (3, 4, 6, 3), width 64, 7x7 attention pool, 1024-d embedding,
-    # text tower 512 wide, 12 layers.
-    return openai_clip.OpenAIClipResNet((3, 4, 6, 3), 64, 50, 1024, 77, 49408, 512, 12).eval()
+    openai_clip.image_features(model, zeros(device, 1, 3, MEMO_H, MEMO_W))
 
 
 def _dinov2_base():
@@ -88,6 +96,7 @@ def _image_reward_call(model, device):
 
 def _lpips_alex():
     from metrics.lpips import lpips
+    # The lpips package's LPIPS(net="alex"), random trunk and lin layers (no file read).
     return lpips.LearnedPerceptualImagePatchSimilarity().eval()
 
 
@@ -139,7 +148,7 @@ def memobench_cases():
              f"every 4th frame: {sampled}"),
         Case("CLIP RN50 (CLIP-IQA+)", "memobench", "VisualQuality", "fp32", _clip_rn50,
              (Call(f"{MEMO_H}x{MEMO_W} frame", sampled,
-                   lambda m, d: m.visual(zeros(d, 1, 3, MEMO_H, MEMO_W))),),
+                   lambda m, d: _clip_rn50_call(m, d)),),
              f"every 4th frame at its 640-max size (no resize): {sampled}; the two prompts' "
              "text features once per process (not counted)"),
         Case("DINOv2 ViT-B/14", "memobench", "ObjIdentityConsistency", "fp32", _dinov2_base,

@@ -26,6 +26,7 @@ import numpy as np
 import torch
 
 from metrics.clip import clipiqa
+from metrics.clip import openai_clip
 from metrics.clip import tiny_clipiqa
 from tools.calibration import frames as frames_lib
 from tools.calibration import official_numbers
@@ -59,7 +60,7 @@ def run() -> List[parity_table.Row]:
         for frame in frames:
             x = clipiqa.normalize(clipiqa.frames_to_pixels([frame]))
             inputs.append(x[0])
-            features.append(model.clip.visual(x)[0])
+            features.append(openai_clip.image_features(model.clip, x)[0])
     scores = [s for clip in frames_lib.frames_by_size()  # one frame size per call
               for s in clipiqa.frame_scores(list(clip), model)]
     common = dict(reference=REFERENCE, test=TEST, inputs=frames_lib.describe(),

@@ -1,6 +1,10 @@
-"""LPIPS (AlexNet) parity: worldeval's metrics/lpips against the `lpips` package itself.
+"""LPIPS (AlexNet) parity: worldeval's metrics/lpips against the `lpips` package as the
+official code builds it.
 
-The official MemoBench code runs `lpips.LPIPS(net="alex")` on GT frames resized to the
+metrics/lpips runs the package's own LPIPS(net="alex") too; what it adds, and what these
+rows check, is its loading (`pnet_rand=True`, the AlexNet file's tensors copied into the
+package's `net.slice*`, the lin file through `model_path`) and its frame glue. The
+official MemoBench code runs `lpips.LPIPS(net="alex")` on GT frames resized to the
 generated frame's size (cv2 INTER_AREA) and both scaled to RGB in [-1, 1]. Here:
 
 * the package's model is built by its own constructor. Its AlexNet trunk comes from
@@ -9,7 +13,8 @@ generated frame's size (cv2 INTER_AREA) and both scaled to RGB in [-1, 1]. Here:
   classifier keys included, exactly the official file's layout) is put there, and
   torch.hub points at a temporary folder for that time. Its lin layers are the REAL
   v0.1 `alex.pth` that the package ships.
-* worldeval loads the same two files through `metrics.lpips.lpips.load_lpips_alex`.
+* worldeval loads the same two files through `metrics.lpips.lpips.load_lpips_alex`
+  (a second package model, built without the torch hub).
 * Both see the frames of tools.calibration.frames; each size's frames are paired with
   the next size's as ground truth, so every GT is resized (down and up).
 

@@ -1,4 +1,5 @@
-"""LPIPS (AlexNet): worldeval's metrics/lpips equals the lpips package on the same files."""
+"""LPIPS (AlexNet): worldeval's metrics/lpips (the package model loaded from the files)
+equals the lpips package built by its own constructor on the same files."""
 
 import torch
 
@@ -13,5 +14,5 @@ def test_lpips_matches_the_lpips_package_and_the_table():
 def test_the_package_model_read_the_random_trunk_file(tmp_path):
     theirs, ours = lpips_parity.build_pair(tmp_path)
     # The package's slice1 starts with AlexNet's first conv: the file's, not ImageNet's.
-    assert torch.equal(theirs.net.slice1[0].weight, ours.features[0].weight)
-    assert torch.equal(theirs.lin0.model[1].weight, ours.lins[0].weight)
+    assert torch.equal(theirs.net.slice1[0].weight, ours.package_model.net.slice1[0].weight)
+    assert torch.equal(theirs.lin0.model[1].weight, ours.lins[0].model[1].weight)

@@ -62,6 +62,14 @@ def get_entry(benchmark_id: str,
     return next(e for e in catalog.benchmarks if e.id == benchmark_id)
 
 
+def runnable_ids(catalog: Optional[catalog_pb2.Catalog] = None) -> List[str]:
+    """The ids whose entry lists a `//benchmarks/<id>:run` target, sorted (the rule
+    tools/catalog/repositories.bzl applies for the BUILD files)."""
+    catalog = catalog or load_catalog()
+    return sorted(e.id for e in catalog.benchmarks
+                  if f"//benchmarks/{e.id}:run" in e.targets)
+
+
 def has_runner(entry: catalog_pb2.BenchmarkEntry) -> bool:
     return entry.implementation in (catalog_pb2.PARTIAL_RUNNER, catalog_pb2.FULL_RUNNER)
 

@@ -33,6 +33,11 @@ def verification(entry: catalog_pb2.BenchmarkEntry) -> str:
     return f"{text} ({'; '.join(kinds)})" if kinds else text
 
 
+def runnable(catalog: catalog_pb2.Catalog) -> List[catalog_pb2.BenchmarkEntry]:
+    """The entries with a runner (a //benchmarks/<id>:run target), in catalog order."""
+    return [e for e in catalog.benchmarks if f"//benchmarks/{e.id}:run" in e.targets]
+
+
 def table(catalog: catalog_pb2.Catalog) -> str:
     """A fixed-width table for a terminal."""
     header = ("id", "set", "environment", "implementation", "verification")
@@ -117,7 +122,11 @@ def markdown(catalog: catalog_pb2.Catalog) -> str:
         f"     {COMMAND}",
         "     //tools/catalog:render_test fails when this page and the data differ. -->",
         "",
-        "The 42 benchmarks of the WorldFoundry benchmark hub and what worldeval does with each.",
+        f"The {len(entries)} benchmarks of the WorldFoundry benchmark hub and what worldeval "
+        "does with each.",
+        f"worldeval runs {len(runnable(catalog))} of them today: "
+        + ", ".join(f"[`{e.id}`](#{e.id.replace('.', '')})" for e in runnable(catalog))
+        + " (`./bazelw run //benchmarks/<id>:run`); the others have no runner yet.",
         "**Implementation** is what worldeval has built; **verification** is what a committed",
         "scorecard shows (its Verification scope and the data it ran on). NOT_EXECUTED means",
         "nothing has been verified.",

@@ -10,7 +10,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-RUNNERS=(//benchmarks/memobench:run //benchmarks/vmbench:run)
+# Every runner the catalog lists (an entry's `targets: "//benchmarks/<id>:run"`): a new
+# benchmark's runner is released without an edit here.
+mapfile -t RUNNERS < <(grep -oE '^[[:space:]]*targets:[[:space:]]*"//benchmarks/[A-Za-z0-9_]+:run"' \
+  tools/catalog/catalog.textproto | grep -oE '//[^"]+' | sort -u)
+if [[ ${#RUNNERS[@]} -eq 0 ]]; then
+  echo "release: tools/catalog/catalog.textproto lists no //benchmarks/<id>:run target" >&2
+  exit 2
+fi
 
 # A runner's release file is its Python zip behind one shebang line, byte for byte what
 # `--build_python_zip` makes bazel-bin/<pkg>/<name> (echo '#!/usr/bin/env python3' | cat -

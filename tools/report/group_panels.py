@@ -5,14 +5,15 @@ conditions and runs, with the numbers beside it in a table."""
 from typing import Dict, Optional, Sequence, Tuple
 
 from benchmarks.common.metric_table import MetricGroup
-from benchmarks.memobench import metric_specs as memobench_specs
 from proto import scorecard_pb2
+from tools.catalog import registry
 from tools.report import charts
 from tools.report import html_util as h
 from tools.report import runs as runs_lib
 
-# Each benchmark whose metric table declares groups.
-GROUPS: Dict[str, Tuple[MetricGroup, ...]] = {"memobench": memobench_specs.TABLE.groups}
+# Each registered benchmark's metric groups (empty where its table declares none).
+GROUPS: Dict[str, Tuple[MetricGroup, ...]] = {
+    b: tuple(t.groups) for b, t in registry.tables().items()}
 FIELD = "group_value"  # the data-field of a group table's value cells
 
 

@@ -3,6 +3,7 @@ metrics with reasons, and the comparisons of each run with the first."""
 
 from typing import Dict, List, Sequence
 
+from benchmarks.common import unavailable as unavailable_lib
 from proto import scorecard_pb2
 from tools.report import charts
 from tools.report import compare_lib
@@ -43,6 +44,7 @@ def _interval_text(m: scorecard_pb2.MetricResult) -> str:
 
 def headline(runs: Sequence[runs_lib.Run]) -> str:
     rows = []
+    causes = [unavailable_lib.group_of(unavailable_lib.grouped(run.card)) for run in runs]
     for key in metric_keys(runs):
         for i, run in enumerate(runs):
             m = results_by_key(run).get(key)
@@ -55,7 +57,8 @@ def headline(runs: Sequence[runs_lib.Run]) -> str:
             if not m.available:
                 rows.append([name, h.cell(run.label), h.number_cell(None, i, key, "value"),
                              h.cell("unavailable", cls="no"), h.cell(""), h.cell(m.unit),
-                             h.cell(direction), h.cell(m.unavailable_reason, cls="small")])
+                             h.cell(direction),
+                             h.cell(f"cause [{causes[i][m.id]}] in Unavailable metrics", cls="small")])
                 continue
             ci = m.ci95 if m.HasField("ci95") else None
             low, high = (ci.low, ci.high) if ci is not None else (None, None)
@@ -99,9 +102,18 @@ def chart_panel(runs: Sequence[runs_lib.Run]) -> str:
 
 
 def unavailable_panel(runs: Sequence[runs_lib.Run]) -> str:
-    rows = [[h.cell(run.label), h.cell(runs_lib.metric_key(m)),
-             h.cell(m.unavailable_reason or "(no reason recorded)", cls="small")]
-            for run in runs for m in run.card.metrics if not m.available]
+    """Per run, one row per cause (all missing weights: one row, one fetch command); each
+    metric's own reason stays in its scorecard. Then metrics missing on some samples."""
+    rows = []
+    for run in runs:
+        for i, g in enumerate(unavailable_lib.grouped(run.card), start=1):
+            if g.cause == unavailable_lib.WEIGHTS:
+                why = h.cell(f"[{i}] {unavailable_lib.WEIGHTS} ({h.esc(', '.join(g.checkpoints))})"
+                             f"<br>fix: <code>{h.esc(g.fix)}</code>", raw=True, cls="small")
+            else:
+                why = h.cell(f"[{i}] {g.cause}", cls="small")
+            rows.append([h.cell(run.label),
+                         h.cell(unavailable_lib.metrics_text(g.metric_ids)), why])
     missing = [[h.cell(run.label), h.cell(runs_lib.metric_key(m)),
                 h.cell(f"missing on {len(m.missing_sample_ids)} of "
                        f"{m.expected_sample_count} samples: " + "; ".join(
@@ -109,7 +121,7 @@ def unavailable_panel(runs: Sequence[runs_lib.Run]) -> str:
                            for s in m.missing_sample_ids[:10]), cls="small")]
                for run in runs for m in run.card.metrics
                if m.available and m.missing_sample_ids]
-    body = (h.table(["run", "metric", "why unavailable"], rows + missing) if rows or missing
+    body = (h.table(["run", "metrics", "why unavailable"], rows + missing) if rows or missing
             else '<p class="yes">Every metric is available in every run.</p>')
     return h.panel("unavailable", "Unavailable metrics", body)
 

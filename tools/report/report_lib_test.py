@@ -90,7 +90,12 @@ def test_bundled_sample_scorecard(tmp_path):
     dom_lib.assert_headline_matches(dom, runs)
     dom_lib.assert_groups_match(dom, runs, group_panels.groups_of(runs))
     text = "".join(dom.text)
-    assert "huggingface-cli download openai/clip-vit-large-patch14" in text
+    # Every metric missing weights: one row and one fetch command; each metric's own
+    # fetch command stays in the scorecard.
+    assert text.count("./bazelw run //tools:assets -- fetch --benchmark=memobench") == 1
+    assert "huggingface-cli download" not in text
+    assert "12 metrics: VisualQuality, MotionSmoothness" in text  # the one weights row
+    assert text.count("no API key; set the GEMINI_API_KEY") == 1  # four judge metrics, one row
     assert "No per-sample scores: no per_sample_scores.jsonl" in text
     assert runs[0].card.verification.scope != scorecard_pb2.FULL_SUITE
 

@@ -100,10 +100,23 @@ def coverage_panel(runs: Sequence[runs_lib.Run]) -> str:
     return h.panel("coverage", "Coverage", h.table(headers, rows))
 
 
+def _blocker_groups(run: runs_lib.Run) -> List[blockers_lib.BlockerGroup]:
+    """The run's grouped blockers, its unavailable metrics as one (their causes and fixes
+    are in the Unavailable metrics panel)."""
+    groups = blockers_lib.grouped(run.card.verification.blocking)
+    unavailable = [g for g in groups if g.reason == "METRIC_UNAVAILABLE"]
+    if len(unavailable) < 2:
+        return groups
+    ids = tuple(dict.fromkeys(i for g in unavailable for i in g.metric_ids))
+    merged = blockers_lib.BlockerGroup("METRIC_UNAVAILABLE",
+                                       "why, and the fixes: the Unavailable metrics panel", ids)
+    return [g for g in groups if g.reason != "METRIC_UNAVAILABLE"] + [merged]
+
+
 def blockers_panel(runs: Sequence[runs_lib.Run]) -> str:
     rows = [[h.cell(run.label), h.cell(g.reason), h.cell(blockers_lib.metrics_text(g)),
              h.cell(g.detail, cls="small")]
-            for run in runs for g in blockers_lib.grouped(run.card.verification.blocking)]
+            for run in runs for g in _blocker_groups(run)]
     deviations = [[h.cell(run.label), h.cell("deviation"), h.cell(""), h.cell(d, cls="small")]
                   for run in runs for d in run.card.verification.deviations]
     body = (h.table(["run", "reason", "metric", "detail"], rows + deviations)

@@ -12,10 +12,23 @@ from tools.merge import merge_lib
 EXIT_USAGE = 2
 # Subcommand -> the target whose binary it starts; run/import depend on the benchmark.
 TOOLS = {"preflight": "//tools/preflight:preflight", "assets": "//tools/assets:assets",
-         "catalog": "//tools/catalog:catalog", "compare": "//tools/report:compare"}
+         "catalog": "//tools/catalog:catalog", "report": "//tools/report:report",
+         "compare": "//tools/report:compare"}
 PER_BENCHMARK = ("run", "import")
 MERGE = "merge"  # shards' output dirs -> one run's outputs, through the benchmark's :run
 SUBCOMMANDS = PER_BENCHMARK + (MERGE,) + tuple(TOOLS)
+HELP = ("help", "--help", "-h", "-help", "--helpshort")
+# One line per subcommand for the usage text.
+ABOUT = {
+    "run": "evaluate a model's outputs: run --benchmark=ID [the runner's flags]",
+    "import": "official result files to a scorecard: import --benchmark=ID [files]",
+    MERGE: "combine a sharded run: merge --benchmark=ID --inputs=O1,O2 --output_dir=O",
+    "preflight": "is what a benchmark's metrics need here? preflight --benchmark=ID",
+    "assets": "datasets and checkpoints: assets plan|fetch --benchmark=ID",
+    "catalog": "every catalogued benchmark and what worldeval does with it",
+    "report": "one HTML report of runs: report --scorecards=A/scorecard.json[,B/...]",
+    "compare": "paired comparison of two runs: compare --scorecards=A,B",
+}
 
 
 class UsageError(Exception):
@@ -80,6 +93,25 @@ def per_benchmark_targets(kind: str) -> Dict[str, str]:
             for label in entry.targets if label.endswith(f":{kind}")}
 
 
+def benchmarks_text(kind: str = "run") -> str:
+    """The benchmarks with a `:<kind>` program, then how many catalog entries have none."""
+    have = per_benchmark_targets(kind)
+    rest = len(catalog_lib.benchmark_ids()) - len(have)
+    return (f"benchmarks with a {kind} program: {', '.join(have) or 'none'}; {rest} more "
+            f"in the catalog have none yet (worldeval catalog)")
+
+
+def usage() -> str:
+    """Each subcommand in one line, then the runnable benchmarks."""
+    width = max(len(c) for c in SUBCOMMANDS)
+    lines = ["usage: ./bazelw run //tools:worldeval -- <subcommand> [flags]", "",
+             "subcommands:"]
+    lines += [f"  {c.ljust(width)}  {ABOUT[c]}" for c in SUBCOMMANDS]
+    lines += [f"  {'help'.ljust(width)}  this text", "", benchmarks_text(), "",
+              "A subcommand's own flags: worldeval <subcommand> [--benchmark=ID] --help"]
+    return "\n".join(lines)
+
+
 def resolve(argv: List[str]) -> Tuple[str, List[str]]:
     """(label to start, its arguments) for `worldeval <argv>`; raises UsageError."""
     if not argv or argv[0] not in SUBCOMMANDS:
@@ -92,7 +124,8 @@ def resolve(argv: List[str]) -> Tuple[str, List[str]]:
     benchmark = benchmark_flag(args)
     ids = catalog_lib.benchmark_ids()
     if not benchmark:
-        raise UsageError(f"{command} needs --benchmark=ID; benchmarks: {', '.join(ids)}")
+        kind = "run" if command == MERGE else command
+        raise UsageError(f"{command} needs --benchmark=ID; {benchmarks_text(kind)}")
     if benchmark not in ids:
         raise UsageError(f"unknown benchmark '{benchmark}'; the valid ones are: {', '.join(ids)}")
     targets = per_benchmark_targets("run" if command == MERGE else command)
@@ -108,6 +141,13 @@ def resolve(argv: List[str]) -> Tuple[str, List[str]]:
 
 def main(argv: List[str]) -> int:
     try:
+        if argv and argv[0] in HELP:
+            print(usage())
+            return 0
+        if not argv or argv[0] not in SUBCOMMANDS:
+            given = f"unknown subcommand '{argv[0]}'" if argv else "no subcommand given"
+            print(f"error: {given}\n\n{usage()}", file=sys.stderr)
+            return EXIT_USAGE
         label, args = resolve(argv)
     except (UsageError, catalog_lib.TextprotoError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -6,16 +6,20 @@
     ./bazelw run //tools:worldeval -- preflight --benchmark=memobench
     ./bazelw run //tools:worldeval -- assets plan --benchmark=memobench
     ./bazelw run //tools:worldeval -- catalog [--benchmark=memobench]
+    ./bazelw run //tools:worldeval -- report --scorecards=A/scorecard.json --output=r.html
     ./bazelw run //tools:worldeval -- compare --scorecards=A/scorecard.json,B/scorecard.json
+    ./bazelw run //tools:worldeval -- --help   # each subcommand in one line
 
 It starts the program that does the work (a benchmark's :run or :import target, or
-//tools:preflight, //tools:assets, //tools:catalog, //tools/report:compare) from this
+//tools:preflight, //tools:assets, //tools:catalog, //tools:report, //tools/report:compare)
+from this
 binary's runfiles, with the remaining arguments, in place of this process: its output
 and exit code are the program's. Which benchmarks have a runner or importer comes from
 the catalog's targets.
 `merge` first checks and combines the shards' stores (tools/merge/merge_lib.py), then
 starts the benchmark's runner on them with `--stored_only`.
-Exit code 2 for an unknown subcommand or benchmark (the message lists the valid ones).
+`--help`, `-h` or `help` prints the usage (exit 0); no subcommand or an unknown one prints
+it with the error (exit 2), as does an unknown benchmark (the message lists the valid ones).
 """
 
 import sys

@@ -38,15 +38,44 @@ def test_compare_runs_the_comparison_program(tmp_path):
     assert done.returncode == 2 and "--scorecards takes two files" in done.stderr
 
 
-def test_unknown_subcommand_or_benchmark_lists_the_valid_ones(tmp_path):
+def test_help_lists_each_subcommand_in_one_line_and_the_runnable_benchmarks(tmp_path):
+    runnable = list(dispatch.per_benchmark_targets("run"))
+    for flag in ("--help", "-h", "help"):
+        done = WORLDEVAL.run(tmp_path, flag)
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.splitlines()
+        for command in dispatch.SUBCOMMANDS:
+            assert sum(1 for l in lines if l.split()[:1] == [command]) == 1, (command, lines)
+        assert any(l.split()[:1] == ["report"] for l in lines)
+        listed = next(l for l in lines if l.startswith("benchmarks with a run program: "))
+        assert listed.startswith("benchmarks with a run program: " + ", ".join(runnable))
+        assert f"; {len(catalog_lib.benchmark_ids()) - len(runnable)} more" in listed
+        assert "vbench" not in listed  # catalogued, no runner
+
+
+def test_unknown_or_missing_subcommand_prints_the_usage_and_exits_2(tmp_path):
     done = WORLDEVAL.run(tmp_path, "evaluate", "--benchmark=memobench")
     assert done.returncode == 2
-    assert "unknown subcommand 'evaluate'" in done.stderr
-    assert "run, import, merge, preflight, assets, catalog, compare" in done.stderr
+    assert "unknown subcommand 'evaluate'" in done.stderr and "subcommands:" in done.stderr
     done = WORLDEVAL.run(tmp_path)
-    assert done.returncode == 2 and "unknown subcommand none" in done.stderr
+    assert done.returncode == 2
+    assert "no subcommand given" in done.stderr and "subcommands:" in done.stderr
     done = WORLDEVAL.run(tmp_path, "run", "--benchmark=nosuchbench")
     assert done.returncode == 2 and "'nosuchbench'" in done.stderr and "vbench" in done.stderr
+
+
+def test_run_without_a_benchmark_offers_the_runnable_ones(tmp_path):
+    done = WORLDEVAL.run(tmp_path, "run")
+    assert done.returncode == 2
+    runnable = ", ".join(dispatch.per_benchmark_targets("run"))
+    assert f"run needs --benchmark=ID; benchmarks with a run program: {runnable};" in done.stderr
+    assert "vbench" not in done.stderr
+
+
+def test_report_runs_the_report_program(tmp_path):
+    done = WORLDEVAL.run(tmp_path, "report", "--scorecards=nothing_here.json",
+                         f"--output={tmp_path / 'r.html'}")
+    assert done.returncode == 2 and "nothing_here.json" in done.stderr, done.stderr
 
 
 def test_a_benchmark_without_a_runner_says_which_have_one(tmp_path):

@@ -1,7 +1,8 @@
 """One clip's Object Revisit Score with SAM-3: frames read as compute_ors.py reads them.
 
-Frame folders: the frames in time order, read one at a time with `cv2.imread` when
-judged; a file that does not decode counts as an unreadable frame (None). compute_ors
+Frame folders: the frames in time order (MemoBench's frame rule, frame_order.py: names
+must sort as strings in time order), read one at a time with `cv2.imread` when judged;
+a file that does not decode counts as an unreadable frame (None). compute_ors
 globs only `*.png`, so a folder holding PNGs is read as its PNGs; a folder of JPEGs
 only (which compute_ors would skip) is read as its JPEGs. Videos: every frame decoded
 up front (`extract_frames_from_mp4`); a video with no decodable frame is a clip of 0
@@ -16,6 +17,7 @@ from typing import Callable, Optional
 import cv2
 import numpy as np
 
+from benchmarks.memobench import frame_order
 from benchmarks.memobench.ors import revisit
 from metrics.segmentation import sam3
 from metrics.video import frames as frames_lib
@@ -43,7 +45,7 @@ def open_clip(source) -> ClipFrames:
     """
     source = pathlib.Path(source)
     if source.is_dir():
-        paths = frames_lib.list_frame_files(source)
+        paths = frame_order.list_frames(source)
         pngs = [p for p in paths if p.suffix.lower() == ".png"]
         paths = pngs or paths
         return ClipFrames(len(paths), lambda i: _read_image_or_none(paths[i]))

@@ -26,13 +26,14 @@ from typing import Dict, List, Optional, Sequence
 from absl import logging
 
 from benchmarks.common import calibration
+from benchmarks.common import engine
 from benchmarks.common import input_digest as input_digest_lib
 from benchmarks.common import model_recipe
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.common.errors import InputError
-from benchmarks.common.sample_store import SampleStore, config_digest
+from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import clip_eval
 from benchmarks.memobench import dataset
 from benchmarks.memobench import metric_specs
@@ -169,7 +170,7 @@ def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
             metadata_dir: Optional[pathlib.Path] = None,
             synthetic_sheet: Optional[pathlib.Path] = None,
             real_sheet: Optional[pathlib.Path] = None, resolved=None,
-            stored_only: bool = False) -> OrsOutcome:
+            stored_only: bool = False, ctx: Optional[engine.Context] = None) -> OrsOutcome:
     """Scores ORS on the generated `clips`; see the module docstring.
 
     Args:
@@ -184,6 +185,8 @@ def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
         metadata_dir: The sam3_metadata folder (default: metadata.metadata_dir).
         synthetic_sheet, real_sheet: Phase sheets (default: the official locations).
         resolved: resolve_checkpoint's result, when the caller resolved it already.
+        ctx: the run's engine context (its store and loop); None: one of this step's own
+            in `output_dir`, from `resume` and `stored_only`.
 
     Returns:
         OrsOutcome; its metric is unavailable, with the reason and the fetch command,
@@ -205,15 +208,18 @@ def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
         return _unavailable(resolved, expected)
     found, ref = resolved
 
-    output_dir = pathlib.Path(output_dir)
+    if ctx is None:
+        ctx = engine.Context(CommonConfig(resume=resume, stored_only=stored_only), output_dir)
+    stored_only = ctx.common.stored_only
+    output_dir = ctx.output_dir
     csv_path = output_dir / ors_csv.FILE_NAME
-    digest = config_digest({
+    digest_settings = {
         "version": ORS_VERSION, "backend": BACKEND.name, "checkpoint": ref.sha256,
         "coverage": (revisit.MIN_COVERAGE, revisit.MAX_COVERAGE,
                      revisit.FALLBACK_MAX_COVERAGE),
         "inputs": _file_digests([meta_dir / name for name in metadata_lib.CSV_NAMES.values()]
-                                + list(sheets.values()))})
-    with SampleStore(output_dir / SAMPLES_FILE, digest, resume, stored_only) as store:
+                                + list(sheets.values()))}
+    with ctx.store(SAMPLES_FILE, digest_settings, checkpoints=None) as store:
         recomputed = sample_loop.discard_changed(work, _ref, store, input_digests, "ORS")
         ors_csv.rewrite(csv_path, store.samples())
         scorable = [item for item in work if not item.problem()
@@ -233,10 +239,10 @@ def run_ors(clips: Sequence[GeneratedClip], data_root: pathlib.Path,
             if not sample.error:
                 ors_csv.append(csv_path, sample)
 
-        outcome = sample_loop.run(work, _ref, store, load=lambda item: None,
-                                  score=lambda item, _: _scored_sample(item, detector),
-                                  label="ORS", on_sample=append_row, prefetch=False,
-                                  digest=input_digests)
+        outcome = ctx.loop(store, engine.Pass(
+            label="ORS", items=work, ref=_ref, load=lambda item: None,
+            score=lambda item, _: _scored_sample(item, detector), on_sample=append_row,
+            prefetch=False, digest=input_digests))
         if recomputed:  # the rows in clip order, as a fresh run writes them
             ors_csv.rewrite(csv_path, outcome.samples)
     samples = outcome.samples

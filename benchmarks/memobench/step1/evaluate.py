@@ -9,11 +9,10 @@ import hashlib
 import pathlib
 from typing import Dict, List
 
+from benchmarks.common import engine
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import sample_batch
-from benchmarks.common import sample_loop
 from benchmarks.common import trust
-from benchmarks.common.sample_store import SampleStore, checkpoint_settings, config_digest
 from benchmarks.memobench import clip_eval
 from benchmarks.memobench import eval_csv
 from benchmarks.memobench import metric_specs
@@ -36,31 +35,27 @@ class Step1Outcome:
     recomputed_changed: List[str] = dataclasses.field(default_factory=list)
 
 
-def run_step1(config, clips, rows, data_root: pathlib.Path, metric_ids,
+def run_step1(ctx: engine.Context, config, clips, rows, data_root: pathlib.Path, metric_ids,
               version: str) -> Step1Outcome:
     """Scores `clips` on the Step 1 `metric_ids`; config is a runner.MemobenchConfig."""
     prepared = step1_prepare.prepare(config.step1, metric_ids)
     output_dir = pathlib.Path(config.output_dir)
-    digest = config_digest({
-        "max_side": config.max_side, "sample_step": config.sample_step,
-        "version": version, "metrics": sorted(metric_ids),
-        "backends": {m: (b.name, b.checkpoint_id) for m in metric_ids
-                     for b in [prepared.backend_of(m)] if b is not None},
-        "checkpoints": checkpoint_settings(prepared.checkpoints()),
-        "prompt_sources": [_file_digest(p) for p in (config.step1.prompt_src_syn,
-                                                      config.step1.prompt_src_real)]})
-    with SampleStore(output_dir / PER_SAMPLE, digest, config.common.resume,
-                     config.common.stored_only) as store:
-        outcome = sample_loop.run(
-            clips, clip_eval.ref, store, label="Step 1",
-            load=lambda clip: clip_eval.load(clip, rows, data_root, config.max_side),
-            score=lambda clip, loaded: clip_eval.evaluate(
-                clip, loaded, config.sample_step, prepared, metric_ids),
-            digest=lambda clip: clip_eval.input_digests(clip, rows, data_root),
-            decode_workers=config.common.decode_workers,
-            batch=sample_batch.families_stage(  # the per-frame models' calls (models.py)
-                prepared.families, config.common.sample_batch, "MemoBench Step 1",
-                config.sample_step))
+    outcome = ctx.evaluate(engine.Pass(
+        label="Step 1", items=clips, ref=clip_eval.ref, store=PER_SAMPLE,
+        load=lambda clip: clip_eval.load(clip, rows, data_root, config.max_side),
+        score=lambda clip, loaded: clip_eval.evaluate(
+            clip, loaded, config.sample_step, prepared, metric_ids),
+        digest=lambda clip: clip_eval.input_digests(clip, rows, data_root),
+        batch=sample_batch.families_stage(  # the per-frame models' calls (models.py)
+            prepared.families, config.common.sample_batch, "MemoBench Step 1",
+            config.sample_step),
+        settings={"max_side": config.max_side, "sample_step": config.sample_step,
+                  "version": version, "metrics": sorted(metric_ids),
+                  "backends": {m: (b.name, b.checkpoint_id) for m in metric_ids
+                               for b in [prepared.backend_of(m)] if b is not None},
+                  "prompt_sources": [_file_digest(p) for p in (
+                      config.step1.prompt_src_syn, config.step1.prompt_src_real)]},
+        checkpoints=prepared.checkpoints()))
     samples = outcome.samples
     eval_path = eval_csv.write(output_dir / f"eval_{config.mode}.csv", samples)
     return Step1Outcome(

@@ -1,6 +1,8 @@
-"""--lpips_backend: worldeval's LPIPS and the lpips package give MemoBench the same numbers."""
+"""--lpips_backend: GT_*_LPIPS runs the lpips package; the retired value "worldeval"
+still runs it, with a warning."""
 
 import dataclasses
+import logging
 import pathlib
 import shutil
 
@@ -32,31 +34,39 @@ def _unpinned(monkeypatch):
 
 
 @pytest.mark.parametrize("lin", ["tiny", "real"])
-def test_both_backends_give_equal_lpips(tmp_path, lin, unpinned):  # pylint: disable=unused-argument
-    _, lin_path = random_checkpoints.write_random_checkpoints(tmp_path, seed=7)
+def test_both_values_run_the_package(tmp_path, lin, unpinned, caplog):  # pylint: disable=unused-argument
+    alexnet, lin_path = random_checkpoints.write_random_checkpoints(tmp_path, seed=7)
     if lin == "real":
         shutil.copyfile(REAL_LIN, lin_path)
     rng = np.random.default_rng(0)
     gen = [rng.integers(0, 256, (48, 64, 3), dtype=np.uint8) for _ in range(3)]
     gt = [rng.integers(0, 256, (72, 96, 3), dtype=np.uint8) for _ in range(3)]
-    ours, package = (_lpips_family(tmp_path, b) for b in ("worldeval", "lpips"))
-    a, b = np.array(ours.lpips_fn(gt, gen)), np.array(package.lpips_fn(gt, gen))
-    assert a.shape == (3,) and np.all(a > 0)
-    np.testing.assert_allclose(b, a, rtol=1e-5, atol=0)
-    names = {f.backend_for(pixel.LPIPS_IDS[0]).name for f in (ours, package)}
-    assert names == {"lpips-v0.1-alex", "lpips-package-v0.1-alex"}
+    with caplog.at_level(logging.WARNING):
+        package = _lpips_family(tmp_path, "lpips")
+        assert not caplog.records
+        retired = _lpips_family(tmp_path, "worldeval")
+    assert "worldeval's own LPIPS was removed" in caplog.text
+    direct = lpips.lpips_distance_pairs(lpips.load_lpips_alex(alexnet, lin_path), gt, gen)
+    a, b = package.lpips_fn(gt, gen), retired.lpips_fn(gt, gen)
+    assert len(a) == 3 and min(a) > 0
+    assert a == b == direct
+    for fam in (package, retired):
+        assert fam.backend_for(pixel.LPIPS_IDS[0]) is prepare.LPIPS_BACKEND
 
 
-def test_the_package_backend_is_official_with_the_lpips_rows_parity():
-    package, ours = prepare.LPIPS_PACKAGE_BACKEND, prepare.LPIPS_BACKEND
-    assert package.official and package.name != ours.name
-    assert package.parity == ours.parity  # the rows whose reference is the package
-    assert set(prepare.LPIPS_BACKENDS) == {"worldeval", "lpips"}
+def test_the_backend_names_the_package_and_keeps_the_lpips_rows_parity():
+    backend = prepare.LPIPS_BACKEND
+    assert backend.official and backend.name == "lpips-package-v0.1-alex"
+    assert "lpips 0.1.4 LPIPS(net='alex')" in backend.implementation
+    assert "re-implement" not in backend.note + backend.implementation
+    assert backend.parity.verified and "lpips-v0.1-alex" in backend.parity.evidence
+    assert set(prepare.LPIPS_BACKENDS) == {"lpips", "worldeval"}
+    assert set(prepare.RETIRED_LPIPS_BACKENDS) == {"worldeval"}
+    assert prepare.Step1Settings().lpips_backend == "lpips"
 
 
-def test_missing_weights_name_the_chosen_backend(tmp_path):
-    settings = prepare.Step1Settings(device="cpu", checkpoint_dir=str(tmp_path), offline=True,
-                                     lpips_backend="lpips")
+def test_missing_weights_name_the_backend(tmp_path):
+    settings = prepare.Step1Settings(device="cpu", checkpoint_dir=str(tmp_path), offline=True)
     prepared = prepare.prepare(settings, pixel.LPIPS_IDS)
     reason, backend = prepared.unavailable[pixel.LPIPS_IDS[0]]
     assert backend.name == "lpips-package-v0.1-alex" and "LPIPS weights" in reason

@@ -9,6 +9,8 @@ on its own device otherwise (the driver resolves the files and loads nothing).
 import dataclasses
 from typing import Dict, List, Optional, Tuple
 
+from absl import logging
+
 from benchmarks.common import calibration
 from benchmarks.common.family import Prepared
 from benchmarks.memobench import metric_specs
@@ -35,26 +37,28 @@ PIXEL_BACKEND = scorecard_pb2.Backend(
               "official per-pair code ran without its LPIPS lines"))
 
 
+# GT_*_LPIPS: the lpips package itself. The parity rows named lpips-v0.1-alex compare
+# this loading path (metrics/lpips, the package model built from the two files) with the
+# package's own constructor, so they are this backend's parity facts.
 LPIPS_BACKEND = scorecard_pb2.Backend(
-    name="lpips-v0.1-alex", official=True, checkpoint_id="alexnet-owt-7be5be79.pth + alex.pth",
-    note="the lpips package's LPIPS(net='alex') math re-implemented in torch (metrics/lpips) "
-         "with the same two weight files; compared with the lpips package itself on its real "
-         "lin layers and a random AlexNet trunk (see parity), not on the real trunk",
-    implementation="worldeval metrics/lpips (re-implements lpips 0.1 LPIPS(net='alex'))",
-    parity=calibration.parity("lpips-v0.1-alex", otherwise="numpy reference on " + _TINY))
-# --lpips_backend=lpips: the package itself, so the reference of LPIPS_BACKEND's parity
-# rows IS this backend; its parity facts are those rows.
-LPIPS_PACKAGE_BACKEND = scorecard_pb2.Backend(
     name="lpips-package-v0.1-alex", official=True,
     checkpoint_id="alexnet-owt-7be5be79.pth + alex.pth",
     note="the lpips package's own LPIPS(net='alex') (pnet_rand=True, model_path=alex.pth; "
          "the AlexNet file's features.* copied into its net.slice*), fed by worldeval's "
-         "frame glue (GT INTER_AREA resize, RGB [-1, 1], batches of 16); the parity rows "
-         "are lpips-v0.1-alex's, whose reference is this package",
-    implementation="lpips 0.1.4 LPIPS(net='alex') (the official package; "
-                   "metrics/lpips/package_backend)",
+         "frame glue (GT INTER_AREA resize, RGB [-1, 1], batches of 16); parity (rows "
+         "lpips-v0.1-alex) against the package's own constructor on its real lin layers and "
+         "a random AlexNet trunk, not on the real trunk",
+    implementation="lpips 0.1.4 LPIPS(net='alex') (the official package; loaded by "
+                   "metrics/lpips/lpips.py)",
     parity=calibration.parity("lpips-v0.1-alex", otherwise="numpy reference on " + _TINY))
-LPIPS_BACKENDS = {"worldeval": LPIPS_BACKEND, "lpips": LPIPS_PACKAGE_BACKEND}
+# --lpips_backend values. "worldeval" chose worldeval's own torch LPIPS, now removed: it
+# is still accepted and runs the package, with a warning (RETIRED_LPIPS_BACKENDS).
+LPIPS_BACKENDS = {"lpips": LPIPS_BACKEND, "worldeval": LPIPS_BACKEND}
+RETIRED_LPIPS_BACKENDS = {
+    "worldeval": "--lpips_backend=worldeval: worldeval's own LPIPS was removed; GT_*_LPIPS "
+                 "runs the lpips package (lpips 0.1.4 LPIPS(net='alex'), the same weights; "
+                 "equal to the old values within 1e-6, //metrics/lpips:lpips_parity_test). "
+                 "Pass --lpips_backend=lpips or leave the flag out."}
 
 
 RAFT_BACKEND = scorecard_pb2.Backend(
@@ -105,7 +109,7 @@ class Step1Settings:
     offline: bool = False
     flow_backend: str = "raft"
     camera_backend: str = "mapanything"
-    lpips_backend: str = "worldeval"   # LPIPS_BACKENDS key: our torch code or the package
+    lpips_backend: str = "lpips"   # LPIPS_BACKENDS key: the package ("worldeval" is retired)
     checkpoints: Dict[str, str] = dataclasses.field(default_factory=dict)  # name -> path
     prompt_src_syn: Optional[str] = None   # ImageRewardScore prompts (benchmarks/memobench/prompts)
     prompt_src_real: Optional[str] = None
@@ -120,6 +124,8 @@ def prepare(settings: Step1Settings, metric_ids) -> Prepared:
         lpips_fn, lpips_refs = None, ()
         lpips_backend = LPIPS_BACKENDS[settings.lpips_backend]
         if wanted & set(pixel.LPIPS_IDS):
+            if settings.lpips_backend in RETIRED_LPIPS_BACKENDS:
+                logging.warning("%s", RETIRED_LPIPS_BACKENDS[settings.lpips_backend])
             try:
                 lpips_fn, lpips_refs = _load_lpips(settings)
             except resolver.CheckpointUnavailable as e:
@@ -171,14 +177,8 @@ def _load_lpips(settings: Step1Settings):
     from metrics.lpips import lpips  # pylint: disable=import-outside-toplevel  (torch)
     alexnet, alexnet_ref = checkpoint_refs.resolve(lpips.ALEXNET_SPEC, settings, "GT_ALL_LPIPS")
     lin, lin_ref = checkpoint_refs.resolve(lpips.LPIPS_ALEX_SPEC, settings, "GT_ALL_LPIPS")
-    package = settings.lpips_backend == "lpips"
-
-    def build(device):
-        if package:
-            from metrics.lpips import package_backend  # pylint: disable=import-outside-toplevel
-            return package_backend.load_package_lpips(alexnet.path, lin.path, device)
-        return lpips.load_lpips_alex(alexnet.path, lin.path, device)
-    model = model_recipe.prepared(build, settings.device, "lpips")
+    model = model_recipe.prepared(lambda device: lpips.load_lpips_alex(
+        alexnet.path, lin.path, device), settings.device, "lpips")
     return (lambda gt, gen: lpips.lpips_distance_pairs(model.get(), gt, gen, batch_size=16),
             (alexnet_ref, lin_ref))
 

@@ -22,11 +22,12 @@ from typing import Callable, Dict, List, Mapping, Optional
 
 from absl import logging
 
+from benchmarks.common import engine
 from benchmarks.common import input_digest as input_digest_lib
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common.errors import InputError
-from benchmarks.common.sample_store import SampleStore, config_digest
+from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import metric_specs
 from benchmarks.memobench.vqa import cases as cases_lib
 from benchmarks.memobench.vqa import clip as clip_lib
@@ -93,7 +94,8 @@ def run_vqa(generated_dir: pathlib.Path, output_dir: pathlib.Path, model_name: s
             failure_cases: Optional[pathlib.Path] = None,
             questions_dir: Optional[pathlib.Path] = None, resume: bool = False,
             stored_only: bool = False, select: Optional[Callable] = None,
-            env: Mapping[str, str] = os.environ, sleep=None) -> VqaResult:
+            env: Mapping[str, str] = os.environ, sleep=None,
+            ctx: Optional[engine.Context] = None) -> VqaResult:
     """Runs MemoBench Step 3 over the synthetic generated clips in `generated_dir`.
 
     Args:
@@ -111,6 +113,8 @@ def run_vqa(generated_dir: pathlib.Path, output_dir: pathlib.Path, model_name: s
             clip's (split, sample id).
         env: Where API keys are read (never recorded).
         sleep: Replaces time.sleep in the judge's backoff and polling (tests).
+        ctx: the run's engine context (its store and loop); None: one of this step's own
+            in `output_dir`, from `resume` and `stored_only`.
     """
     settings_backend = judges_lib.settings_backend(judge)
     try:
@@ -137,8 +141,10 @@ def run_vqa(generated_dir: pathlib.Path, output_dir: pathlib.Path, model_name: s
         clips = video_lib.discover(generated_dir)
     except InputError as e:
         return _unavailable(f"VQA inputs unusable: {e}", settings_backend, expected_ids)
-    return _run(cases, clips, pathlib.Path(questions_dir), judge_obj, judge,
-                pathlib.Path(output_dir), results_dir, resume, expected_ids, stored_only)
+    if ctx is None:
+        ctx = engine.Context(CommonConfig(resume=resume, stored_only=stored_only), output_dir)
+    return _run(ctx, cases, clips, pathlib.Path(questions_dir), judge_obj, judge,
+                results_dir, expected_ids)
 
 
 def input_digests(case, clip, questions_dir: pathlib.Path) -> Dict[str, str]:
@@ -154,18 +160,19 @@ def _ref(case) -> sample_loop.SampleRef:
                                  case.generated_id.rsplit("_", 1)[0])
 
 
-def _run(cases, clips, questions_dir, judge_obj, settings, output_dir, results_dir, resume,
-         expected_ids, stored_only=False) -> VqaResult:
+def _run(ctx, cases, clips, questions_dir, judge_obj, settings, results_dir,
+         expected_ids) -> VqaResult:
     backend = judges_lib.backend(judge_obj)
     # The endpoint's address is left out: a local server moved to another port still
     # serves the same model (the Gemini judge's name carries a non-default address).
-    digest = config_digest({"version": VQA_VERSION, "judge": judge_obj.name,
-                            "model_id": judge_obj.model_id, "prompt": official.prompt_digest()})
+    digest = {"version": VQA_VERSION, "judge": judge_obj.name,
+              "model_id": judge_obj.model_id, "prompt": official.prompt_digest()}
+    output_dir = ctx.output_dir
     found = [c for c in cases if c.generated_id in clips]
     missing = [c.clip_id for c in cases if c.generated_id not in clips]
     results_dir.mkdir(parents=True, exist_ok=True)
     store_path = output_dir / PER_SAMPLE
-    with SampleStore(store_path, digest, resume, stored_only) as store, \
+    with ctx.store(PER_SAMPLE, digest, checkpoints=None) as store, \
             tempfile.TemporaryDirectory(prefix="memobench-vqa-") as scratch:
         for case in found:
             if _ref(case).key in store:
@@ -184,8 +191,9 @@ def _run(cases, clips, questions_dir, judge_obj, settings, output_dir, results_d
                 logging.warning("%s", sample.error)
             return sample
 
-        outcome = sample_loop.run(found, _ref, store, load=lambda case: None, score=score,
-                                  label="VQA", prefetch=False, digest=digests)
+        outcome = ctx.loop(store, engine.Pass(
+            label="VQA", items=found, ref=_ref, load=lambda case: None, score=score,
+            prefetch=False, digest=digests))
         resumed = outcome.resumed
     samples = outcome.samples
     files = {"vqa_per_sample_scores": str(store_path)}

@@ -11,7 +11,8 @@ Clips are found with benchmarks/memobench/generated.py (discover_synthetic), whi
 accepts `{clip}/video.mp4` (sent as it is; llm-vqa.py would find no frames there and skip
 the clip) and prefers a root `{clip}.mp4` over a same-named folder (llm-vqa.py prefers the
 folder). Frames are ordered by frame number, and a folder whose lexicographic order (the
-official sort) differs is refused (FrameInputError), so the order always matches upstream.
+official sort) differs is refused (FrameInputError; MemoBench's rule in frame_order.py), so
+the order always matches upstream.
 """
 
 import dataclasses
@@ -20,6 +21,7 @@ from typing import Dict, List
 
 import cv2
 
+from benchmarks.memobench import frame_order
 from benchmarks.memobench import generated as generated_lib
 from metrics.video import frames as frames_lib
 
@@ -63,7 +65,7 @@ def frames_to_mp4(frame_dir: pathlib.Path, out_path: pathlib.Path) -> EncodedVid
         FrameInputError: No frames, names without frame numbers, an order that differs from
             the lexicographic one, an unreadable first frame, or a writer OpenCV cannot open.
     """
-    files: List[pathlib.Path] = frames_lib.list_frame_files(frame_dir)
+    files: List[pathlib.Path] = frame_order.list_frames(frame_dir)
     first = cv2.imread(str(files[0]))
     if first is None:
         # llm-vqa.py: `if first is None: return None` -> "No frames found ... skipping".

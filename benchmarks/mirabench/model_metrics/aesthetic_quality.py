@@ -4,7 +4,9 @@
 CenterCrop(224), CLIP normalisation), `encode_image` of each frame alone, L2-normalised,
 then LAION-AI/aesthetic-predictor's v1 linear head nn.Linear(768, 1)
 (sa_0_4_vit_l_14_linear.pth). The clip's value is the mean over ALL frames on the raw
-LAION scale (about 1-10; not divided by 10).
+LAION scale (about 1-10; not divided by 10). The tower, head and per-frame score are
+metrics.clip.aesthetic's (the one LAION aesthetic loader); MiraBench's part is the
+QuickGELU tower, the v1 linear head, all frames, the mean and the raw scale.
 
 Known difference: on CUDA `clip.load` gives an fp16 tower and the official code casts the
 head to it, so official GPU numbers carry fp16 rounding; here everything is float32 (the
@@ -50,8 +52,7 @@ def per_frame(frames, model: aesthetic.AestheticModel,
     """The LAION head's score of each RGB frame, (N,)."""
     if model.clip.activation != ACTIVATION:
         raise ValueError(f"clip.load's towers use {ACTIVATION}, this one {model.clip.activation}")
-    return np.asarray(aesthetic.frame_scores([f[:, :, ::-1] for f in frames], model,
-                                             model.clip.device, batch_size))
+    return aesthetic.rgb_frame_scores(frames, model, batch_size)
 
 
 def from_frame_values(scores: np.ndarray) -> float:

@@ -5,15 +5,15 @@ at native size: InputPadder (sintel: centred replicate padding to multiples of 8
 `RAFT(i1, i2, iters=20, test_mode=True)` with raft-things.pth (metrics.flow.raft_things),
 per-pixel |flow| on the PADDED flow (never unpadded), and the mean of its
 int(0.05 * H' * W') largest values (H', W' the padded size). The clip's value is the mean
-over pairs, in native pixels; no threshold.
+over pairs, in native pixels; no threshold. The per-pair statistic is the generic
+metrics.flow.dynamic_degree; MiraBench's part is frame interval 1, the 5 % and the mean.
 """
 
 import numpy as np
 import torch
 
 from benchmarks.mirabench.model_metrics import clip_frames
-from metrics.flow import motion_stats
-from metrics.flow import raft_things
+from metrics.flow import dynamic_degree
 
 TOP_FRACTION = 0.05
 
@@ -21,17 +21,7 @@ TOP_FRACTION = 0.05
 def pair_scores(frames: np.ndarray, model: torch.nn.Module) -> list:
     """The top-5 % mean flow magnitude of each consecutive pair (see module docstring)."""
     frames = clip_frames.checked(frames, min_frames=2)
-    device = next(model.parameters()).device
-
-    def tensor(frame):
-        return torch.from_numpy(np.ascontiguousarray(frame)).permute(2, 0, 1).float()[None].to(device)
-
-    scores = []
-    for first, second in zip(frames[:-1], frames[1:]):
-        flow = raft_things.flow(model, tensor(first), tensor(second))
-        speed = motion_stats.magnitude(flow[0].permute(1, 2, 0).cpu().numpy())
-        scores.append(motion_stats.top_fraction_mean(speed, TOP_FRACTION))
-    return scores
+    return dynamic_degree.pair_top_speeds(frames, model, TOP_FRACTION)
 
 
 def compute(frames: np.ndarray, model: torch.nn.Module) -> float:

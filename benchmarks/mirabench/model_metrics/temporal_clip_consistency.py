@@ -5,7 +5,9 @@ evaluation/temporal_clip_consistency.py).
 the shorter side on the PIL image, CenterCrop(224), ToTensor, CLIP normalisation), all
 frames' `encode_image` L2-normalised, then the same clamped adjacent/first-frame cosine
 mean as the DINO variant. Here the tower is metrics.clip.vision with
-activation="quick_gelu" on the transformers conversion of the same weights, in float32.
+activation="quick_gelu" on the transformers conversion of the same weights, in float32;
+the formula is the generic metrics.clip.temporal_consistency, MiraBench's part the
+QuickGELU tower, the frame choice (all of them) and the raw 0-1 scale, unrounded.
 
 Known difference: on CUDA `clip.load` returns an fp16 model, so official GPU numbers
 carry fp16 rounding (on CPU it is float32, as here).
@@ -14,8 +16,8 @@ carry fp16 rounding (on CPU it is float32, as here).
 import numpy as np
 
 from benchmarks.mirabench.model_metrics import clip_frames
+from metrics.clip import temporal_consistency
 from metrics.clip import vision
-from metrics.temporal_consistency import consistency
 
 ACTIVATION = "quick_gelu"
 
@@ -51,9 +53,8 @@ def per_frame(frames, model: vision.ClipVision, batch_size: int = vision.DEFAULT
     """The L2-normalised image embedding of each RGB frame, (N, 512)."""
     if model.activation != ACTIVATION:
         raise ValueError(f"clip.load's towers use {ACTIVATION}, this one {model.activation}")
-    bgr = [f[:, :, ::-1] for f in frames]
-    return vision.image_embeddings(model, bgr, batch_size=batch_size).cpu().numpy()
+    return temporal_consistency.frame_features(frames, model, batch_size)
 
 
 def from_frame_values(embeddings: np.ndarray) -> float:
-    return consistency.first_and_adjacent_consistency(embeddings)
+    return temporal_consistency.from_features(embeddings)

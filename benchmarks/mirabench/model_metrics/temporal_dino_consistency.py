@@ -5,15 +5,17 @@ Every extracted frame (RGB) goes through the hub DINO transform (Resize(224) of 
 shorter side, no crop, ToTensor, ImageNet normalisation) and torch.hub's `dino_vitb16`
 (fp32; the model is never put in eval mode upstream, which changes nothing: no dropout
 or drop-path at rate 0, no batch norm); the L2-normalised class tokens give
-mean_{t>=1} (max(0, cos(f_{t-1}, f_t)) + max(0, cos(f_0, f_t))) / 2.
+mean_{t>=1} (max(0, cos(f_{t-1}, f_t)) + max(0, cos(f_0, f_t))) / 2: the generic
+metrics.dino.temporal_consistency; MiraBench's part is the frame choice (all of them) and
+its raw 0-1 scale, unrounded.
 """
 
 import numpy as np
 from timm.models.vision_transformer import VisionTransformer
 
 from benchmarks.mirabench.model_metrics import clip_frames
+from metrics.dino import temporal_consistency
 from metrics.dino import vit
-from metrics.temporal_consistency import consistency
 
 
 def compute(frames: np.ndarray, model: VisionTransformer,
@@ -43,8 +45,8 @@ def checked(frames) -> np.ndarray:
 def per_frame(frames, model: VisionTransformer, batch_size: int = vit.DEFAULT_BATCH_SIZE
               ) -> np.ndarray:
     """The L2-normalised class token of each RGB frame, (N, 768)."""
-    return vit.frame_embeddings(model, frames, batch_size=batch_size).cpu().numpy()
+    return temporal_consistency.frame_features(frames, model, batch_size)
 
 
 def from_frame_values(embeddings: np.ndarray) -> float:
-    return consistency.first_and_adjacent_consistency(embeddings)
+    return temporal_consistency.from_features(embeddings)

@@ -4,7 +4,8 @@ evaluation/motion_smoothness.py, the VBench algorithm) around an AMT-S interpola
 `model` is called as the official code calls AMT: `model(in_0, in_1, embt, scale_factor=
 scale, eval=True)["imgt_pred"]` with embt = 0.5 as a [1, 1, 1, 1] tensor; everything
 else (even frames, AMT padding, truncating uint8 conversion, vfi, (255 - vfi) / 255) is
-metrics.frame_interpolation.smoothness. The model is metrics.frame_interpolation.amt's
+the generic metrics.frame_interpolation.amt_smoothness; MiraBench's part is every frame,
+the scale rule's default and the raw 0-1 scale. The model is metrics.frame_interpolation.amt's
 AMT-S (the runner's amt_smoothness family loads it); any module with that call works.
 
 `scale` is a recorded setting: the official code derives it from the CUDA device's total
@@ -15,18 +16,15 @@ enough for the clip, it is 1. Pass the scale a reference run used to reproduce i
 from typing import Optional
 
 import numpy as np
-import torch
 
 from benchmarks.mirabench.model_metrics import clip_frames
-from metrics.frame_interpolation import smoothness
+from metrics.frame_interpolation import amt_smoothness
 
 
 def official_scale(frames: np.ndarray, device) -> float:
     """The scale the official memory rule picks for these frames on `device`."""
-    device = torch.device(device)
     height, width = np.asarray(frames).shape[1:3]
-    total = torch.cuda.get_device_properties(device).total_memory if device.type == "cuda" else None
-    return smoothness.memory_scale(height, width, total)
+    return amt_smoothness.device_scale(height, width, device)
 
 
 def compute(frames: np.ndarray, model, scale: Optional[float] = None, device="cpu") -> float:
@@ -44,9 +42,4 @@ def compute(frames: np.ndarray, model, scale: Optional[float] = None, device="cp
     frames = clip_frames.checked(frames, min_frames=3)
     if scale is None:
         scale = official_scale(frames, device)
-    embt = torch.tensor(1 / 2).float().view(1, 1, 1, 1).to(device)
-
-    def interpolate(first, second, used_scale):
-        return model(first, second, embt, scale_factor=used_scale, eval=True)["imgt_pred"]
-
-    return smoothness.interpolation_smoothness(frames, interpolate, scale, device)
+    return amt_smoothness.score(frames, model, scale, device)

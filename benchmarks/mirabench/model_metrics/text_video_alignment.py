@@ -16,7 +16,6 @@ Pixels: metrics.viclip.inputs.pixel_values (tensor bicubic resize without antial
 official torchvision 0.13 behaviour). Tokens: metrics.viclip.tokenizer.
 """
 
-import dataclasses
 from typing import Dict, Mapping
 
 import numpy as np
@@ -24,41 +23,23 @@ import torch
 
 from benchmarks.mirabench.model_metrics import clip_frames
 from metrics.viclip import inputs
-from metrics.viclip import model as model_lib
-from metrics.viclip import tokenizer as tokenizer_lib
+from metrics.viclip import similarity
 
 METRIC_IDS = ("camera_alignment", "main_object_alignment", "background_alignment",
               "style_alignment", "overall_consistency")
 
 
-@dataclasses.dataclass
-class ViClipScorer:
-    """A loaded ViCLIP, its tokenizer and the input settings, built once per run."""
-
-    model: model_lib.ViClip
-    tokenizer: object
-    device: str = "cpu"
-    antialias: bool = False
-
-    def __post_init__(self):
-        have, want = len(self.tokenizer), self.model.config.vocab_size
-        if have != want:
-            raise ValueError(f"the BPE vocabulary has {have} tokens, ViCLIP's embedding {want}")
+# The scorer and the encoders are the generic metrics.viclip.similarity; MiraBench's part is
+# the 8 middle frames, the captions and the raw cosine scale.
+ViClipScorer = similarity.ViClipScorer
+text_embedding = similarity.text_embedding
 
 
 def video_embedding(frames: np.ndarray, scorer: ViClipScorer) -> torch.Tensor:
     """(1, embed_dim) ViCLIP embedding of a clip's 8 middle frames (uint8 [T, H, W, 3] RGB)."""
     frames = clip_frames.checked(frames)
     picked = frames[inputs.middle_frame_indices(len(frames), scorer.model.config.num_frames)]
-    pixels = inputs.pixel_values(picked, antialias=scorer.antialias)
-    return scorer.model.encode_vision(pixels.unsqueeze(0).to(scorer.device))
-
-
-def text_embedding(caption: str, scorer: ViClipScorer) -> torch.Tensor:
-    """(1, embed_dim) ViCLIP embedding of a caption (32-token context)."""
-    tokens = tokenizer_lib.caption_tokens(scorer.tokenizer, caption,
-                                          scorer.model.config.context_length)
-    return scorer.model.encode_text(torch.tensor([tokens], device=scorer.device))
+    return similarity.video_embedding(picked, scorer)
 
 
 def compute(frames: np.ndarray, captions: Mapping[str, str],
@@ -78,5 +59,5 @@ def compute(frames: np.ndarray, captions: Mapping[str, str],
     for metric_id, caption in captions.items():
         if not caption:
             raise ValueError(f"{metric_id}: empty caption")
-        out[metric_id] = float(model_lib.cosine(video, text_embedding(caption, scorer))[0])
+        out[metric_id] = similarity.cosine(video, text_embedding(caption, scorer))
     return out

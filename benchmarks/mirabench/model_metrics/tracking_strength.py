@@ -14,13 +14,15 @@ history only, each frame once.
 `model` is anything with co-tracker's online predictor interface (`step`,
 `__call__(video_chunk, is_first_step=False, grid_size=...) -> (tracks, visibility)`),
 e.g. metrics.tracking.cotracker2.loader.load_cotracker2_online (the MiraBench family).
+The run is the generic metrics.tracking.online_tracks; MiraBench's part is every frame,
+the 10 x 10 grid and the reduction.
 """
 
 import numpy as np
-import torch
 
 from benchmarks.mirabench.model_metrics import clip_frames
 from metrics.tracking import online_history
+from metrics.tracking import online_tracks
 
 GRID_SIZE = 10
 CORRECTED_NAME = "tracking_strength_final_history"
@@ -29,16 +31,7 @@ CORRECTED_NAME = "tracking_strength_final_history"
 def histories(frames: np.ndarray, model, grid_size: int = GRID_SIZE) -> list:
     """The [L_k, N, 2] track history returned by each online call, as numpy float32."""
     frames = clip_frames.checked(frames, min_frames=1)
-    device = getattr(model, "device", None) or next(model.parameters()).device
-    video = torch.from_numpy(np.ascontiguousarray(frames)).permute(0, 3, 1, 2)[None].float()
-    video = video.to(device)
-    step = model.step
-    model(video_chunk=video, is_first_step=True, grid_size=grid_size)
-    out = []
-    for ind in online_history.chunk_starts(video.shape[1], step):
-        tracks, _ = model(video_chunk=video[:, ind:ind + step * 2])
-        out.append(tracks[0].detach().cpu().numpy().copy())
-    return out
+    return online_tracks.histories(frames, model, grid_size)
 
 
 def compute(frames: np.ndarray, model, grid_size: int = GRID_SIZE, corrected: bool = False) -> float:

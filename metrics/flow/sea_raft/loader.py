@@ -20,6 +20,7 @@ from typing import Dict, Mapping, Optional
 
 import torch
 
+from metrics.checkpoints import state_dict
 from metrics.flow.sea_raft import config as config_lib
 from metrics.flow.sea_raft import model as model_lib
 
@@ -29,15 +30,15 @@ def read_state_dict(path) -> Dict[str, torch.Tensor]:
     path = pathlib.Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"SEA-RAFT checkpoint {path} does not exist")
-    try:
-        if path.suffix == ".safetensors":
-            from safetensors.torch import load_file  # pylint: disable=import-outside-toplevel
+    unreadable = "expected a SEA-RAFT state dict (torch.save'd .pth or .safetensors)"
+    if path.suffix == ".safetensors":
+        from safetensors.torch import load_file  # pylint: disable=import-outside-toplevel
+        try:
             state = load_file(str(path))
-        else:
-            state = torch.load(str(path), map_location="cpu", weights_only=True)
-    except Exception as error:
-        raise ValueError(f"{path}: expected a SEA-RAFT state dict (torch.save'd .pth or "
-                         f".safetensors): {error}") from error
+        except Exception as error:
+            raise ValueError(f"{path}: {unreadable}: {error}") from error
+    else:
+        state = state_dict.load(path, unreadable=unreadable)
     if not isinstance(state, Mapping) or not all(
             isinstance(v, torch.Tensor) for v in state.values()):
         raise ValueError(f"{path}: expected a flat dict of tensors (the official "

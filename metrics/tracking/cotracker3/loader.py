@@ -26,6 +26,7 @@ from typing import Dict
 
 import torch
 
+from metrics.checkpoints import state_dict
 from metrics.tracking.cotracker3 import config as config_lib
 from metrics.tracking.cotracker3 import model as model_lib
 from metrics.tracking.cotracker3 import predictor as predictor_lib
@@ -44,10 +45,7 @@ def read_state_dict(checkpoint_path) -> Dict[str, torch.Tensor]:
     if not os.path.isfile(path):
         raise FileNotFoundError(f"CoTracker3 checkpoint {path} does not exist (expected the "
                                 "official scaled_offline.pth)")
-    try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:  # torch raises several kinds for a damaged/unsafe file
-        raise ValueError(f"{path}: not a readable torch checkpoint ({error})") from error
+    state = state_dict.load(path, unreadable="not a readable torch checkpoint")
     if isinstance(state, dict) and "model" in state:
         state = state["model"]
     if not isinstance(state, dict) or not all(torch.is_tensor(v) for v in state.values()):

@@ -1,10 +1,11 @@
-"""Tests for metrics.clip.modified_resnet against functional / numpy transcriptions."""
+"""open_clip's ModifiedResNet as metrics.clip.openai_clip runs it (CLIP-IQA+: no positional
+embedding) against functional / numpy transcriptions."""
 
 import numpy as np
 import pytest
 import torch
 
-from metrics.clip import modified_resnet
+from metrics.clip import openai_clip
 from metrics.clip import reference_clip
 from metrics.clip import tiny_clipiqa
 
@@ -16,11 +17,11 @@ def tower():
     """The tiny tower (He-initialised, random BatchNorm statistics) and its `visual.*` state."""
     model = tiny_clipiqa.random_clip(seed=3)
     state = {f"visual.{k}": v for k, v in model.visual.state_dict().items()}
-    return model.visual, state
+    return model, state
 
 
 def test_keys_are_openais(tower):
-    visual, _ = tower
+    visual = tower[0].visual
     keys = set(visual.state_dict())
     for key in ("conv1.weight", "bn3.running_var", "layer1.0.downsample.0.weight",
                 "layer1.0.downsample.1.bias", "layer2.0.downsample.1.running_mean",
@@ -34,7 +35,7 @@ def test_keys_are_openais(tower):
 
 @pytest.mark.parametrize("height,width", [(64, 64), (72, 96), (65, 97), (100, 40)])
 def test_feature_map_matches_functional_transcription(tower, height, width):
-    visual, state = tower
+    visual, state = tower[0].visual, tower[1]
     x = torch.randn(2, 3, height, width, generator=torch.Generator().manual_seed(height))
     with torch.no_grad():
         stem = visual.avgpool(torch.relu(visual.bn3(visual.conv3(torch.relu(visual.bn2(
@@ -51,32 +52,28 @@ def test_feature_map_matches_functional_transcription(tower, height, width):
 
 
 def test_attention_pool_matches_numpy(tower):
-    visual, state = tower
+    visual, state = tower[0].visual, tower[1]
     feature_map = torch.randn(3, 256, 3, 5, generator=torch.Generator().manual_seed(1))
     with torch.no_grad():
-        ours = visual.attnpool(feature_map).double().numpy()
+        ours = openai_clip.attention_pool(visual.attnpool, feature_map).double().numpy()
     expected = reference_clip.attention_pool(state, feature_map.double().numpy(), heads=4)
     np.testing.assert_allclose(ours, expected, rtol=1e-4, atol=1e-5)
 
 
 def test_whole_tower_and_no_positional_embedding(tower):
-    visual, state = tower
+    model, state = tower
+    visual = model.visual
     x = torch.randn(2, 3, 90, 120, generator=torch.Generator().manual_seed(2))
     with torch.no_grad():
-        features = visual(x)
+        features = openai_clip.image_features(model, x)
         expected = reference_clip.attention_pool(
             state, reference_clip.resnet_map(state, x, _LAYERS).double().numpy(), heads=4)
         np.testing.assert_allclose(features.double().numpy(), expected, rtol=1e-4, atol=1e-5)
         saved = visual.attnpool.positional_embedding.clone()
         visual.attnpool.positional_embedding.normal_(0.0, 10.0)
-        unchanged = visual(x)
+        unchanged = openai_clip.image_features(model, x)
         visual.attnpool.positional_embedding.copy_(saved)
     assert torch.equal(features, unchanged)  # pyiqa's clipiqa+: pos_embedding=False
-
-
-def test_needs_four_stages():
-    with pytest.raises(ValueError, match="expected 4 stages"):
-        modified_resnet.ModifiedResNet((1, 1, 1), 8, 32, 4, 50)
 
 
 if __name__ == "__main__":

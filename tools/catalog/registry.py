@@ -1,0 +1,33 @@
+"""The registered benchmarks: the catalog's entries with a `//benchmarks/<id>:run`
+target, and what each declares (its metric table, its engine declaration).
+
+Cross-benchmark code (the report, the tests over every benchmark) iterates these instead
+of naming benchmarks. Its targets depend on `//benchmarks:metric_tables` or
+`//benchmarks:runners`, whose lists BUILD files take from the catalog
+(`@worldeval_catalog//:benchmarks.bzl`).
+"""
+
+import importlib
+from typing import Dict, List
+
+from benchmarks.common.metric_table import MetricTable
+from tools.catalog import catalog_lib
+
+
+def ids() -> List[str]:
+    """The registered benchmarks' ids, sorted."""
+    return catalog_lib.runnable_ids()
+
+
+def table(benchmark_id: str) -> MetricTable:
+    """`benchmarks/<id>/metric_specs.py`'s TABLE (light: no model code is imported)."""
+    return importlib.import_module(f"benchmarks.{benchmark_id}.metric_specs").TABLE
+
+
+def tables() -> Dict[str, MetricTable]:
+    return {b: table(b) for b in ids()}
+
+
+def benchmark(benchmark_id: str):
+    """`benchmarks/<id>/runner.py`'s BENCHMARK (an engine.Benchmark)."""
+    return importlib.import_module(f"benchmarks.{benchmark_id}.runner").BENCHMARK
