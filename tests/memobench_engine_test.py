@@ -9,7 +9,6 @@
 """
 
 import json
-import pathlib
 
 import pytest
 from absl import flags

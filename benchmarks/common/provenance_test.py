@@ -1,6 +1,6 @@
 """Provenance records the locked environment this target really imports."""
 
-import numpy  # pylint: disable=unused-import  (a declared dep whose version must be recorded)
+import numpy  # noqa: F401  # pylint: disable=unused-import  (a declared dep whose version must be recorded)
 
 from benchmarks.common import provenance
 from third_party.python import lockfile

@@ -48,7 +48,7 @@ from benchmarks.common import family as family_lib
 from benchmarks.common import progress as progress_lib
 from benchmarks.common import sample_batch
 from benchmarks.common.errors import InputError
-from benchmarks.common.sample_records import (  # pylint: disable=unused-import  (re-exported)
+from benchmarks.common.sample_records import (  # noqa: F401  (re-exported)
     DIGEST_PREFIX, GENERATED, INPUT_ERRORS, WARNINGS, add_warning, discard_changed,
     record_digests, stored_digests, warnings_of)
 from benchmarks.common.sample_store import Key, SampleStore

@@ -2,7 +2,6 @@
 
 import collections
 import dataclasses
-import math
 from typing import Iterable, List, Optional, Sequence, Tuple
 
 from benchmarks.common import intervals

@@ -8,7 +8,6 @@ from average_score.csv's value is reported in the notes.
 """
 
 import dataclasses
-import json
 import math
 import pathlib
 from typing import List, Optional

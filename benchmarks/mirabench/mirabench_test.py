@@ -2,7 +2,6 @@
 bad input (missing video, NaN caption, missing caption column), the metric table."""
 
 import json
-import pathlib
 
 import numpy as np
 import pandas as pd

@@ -31,7 +31,7 @@ BATCH_FRAMES = 48  # --mss_batch_frames default: 16 windows of 3 frames per mode
 NO_PAS = "MSS needs PAS of the same video"
 
 
-def backend() -> "scorecard_pb2.Backend":
+def backend():
     """The official MSS backend with its parity facts from the parity table."""
     from proto import scorecard_pb2  # pylint: disable=import-outside-toplevel
     name = metric_specs.BY_ID[official_scores.MSS].backends[0]  # "q-align-one-align"

@@ -15,7 +15,6 @@ A whole video, from its keyframe objects:
 """
 
 import json
-import pathlib
 import sys
 
 import cv2

@@ -118,7 +118,8 @@ def _evaluate(ctx: engine.Context, config: WorldScoreConfig) -> engine.Evaluatio
                + card_parts.headline_results(by_aspect, config.movements, scores,
                                             config.model_name in aspects.THREED_MODELS)
                + per_metric)
-    files = {"evaluation_json_root": str(config.output_dir / EVALUATIONS_DIR)}
+    evaluations = config.output_dir / EVALUATIONS_DIR
+    files = {"evaluation_json_root": str(evaluations)} if evaluations.is_dir() else {}
     if scores is not None:
         files["worldscore_json"] = str(official_json.write_worldscore(
             ctx.outputs.path(official_json.WORLDSCORE_JSON), scores))

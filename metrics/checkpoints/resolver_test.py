@@ -184,7 +184,7 @@ def test_a_silent_hub_costs_one_probe_timeout(tmp_path, monkeypatch, network):
 
 def test_a_failing_hub_is_asked_once_per_checkpoint_without_retries(tmp_path, monkeypatch,
                                                                    network):
-    import torch.hub  # pylint: disable=import-outside-toplevel,unused-import  (not timed)
+    import torch.hub  # noqa: F401  # pylint: disable=import-outside-toplevel,unused-import  (not timed)
     checkpoint_dir = str(tmp_path / "ckpt")
     with loopback.answering_server() as (port, requests):  # 503 to everything
         monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")

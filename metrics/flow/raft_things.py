@@ -32,7 +32,7 @@ How the original is called, and what `flow` below reproduces:
 """
 
 import re
-from typing import Dict, Tuple
+from typing import Dict
 
 import torch
 import torch.nn.functional as F

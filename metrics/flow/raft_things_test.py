@@ -12,7 +12,6 @@ frames: max |flow difference| 0.0 (bit-identical on CPU).
 import numpy as np
 import pytest
 import torch
-import torch.nn.functional as F
 from torchvision.models.optical_flow import raft_large
 
 from metrics.flow import raft_things

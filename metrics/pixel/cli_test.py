@@ -198,7 +198,7 @@ def test_text_output(tmp_path):
 
 
 def test_relative_paths_are_taken_from_bazel_run_directory(tmp_path):
-    clip = _write_folder(tmp_path / "clip", _frames(2, 16, 16, seed=14))
+    _write_folder(tmp_path / "clip", _frames(2, 16, 16, seed=14))
     env = dict(os.environ, BUILD_WORKING_DIRECTORY=str(tmp_path))
     record = _run_json("psnr", "--generated=clip", "--reference=clip",
                        env=env)

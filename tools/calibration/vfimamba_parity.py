@@ -30,7 +30,6 @@ import numpy as np
 import torch
 
 from benchmarks.worldscore import motion_smoothness
-from benchmarks.worldscore import motion_smoothness_metrics as msm
 from metrics.interpolation import selective_scan
 from metrics.interpolation import vfimamba
 from metrics.lpips import lpips

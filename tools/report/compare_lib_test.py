@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from metrics.testing import binary_runner
-from tools.report import bootstrap
 from tools.report import compare_format
 from tools.report import compare_lib
 from tools.report import runs as runs_lib

@@ -20,7 +20,6 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
-from metrics.video import sampling
 
 DECIMALS = 4
 IMAGE_REWARD_SAMPLES = 5  # run_eval.py: image_reward_score(gen, prompt, n_sample=5, ...)
