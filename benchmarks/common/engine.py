@@ -13,6 +13,10 @@ the facts the gate needs (`gate.Facts`). The engine owns everything else, once:
   -> coverage -> gate (gate.assess) -> notes (resume, recompute) -> provenance
   -> run record (the resolved device) -> contract files -> scorecard.json
 
+Importers take the same road out: the benchmark parses the official tool's files into an
+`Imported` (its card, its rows, its official files), and `write_import` does the rest
+(the output-dir check, provenance, the contract files, scorecard.json).
+
 A config is the benchmark's dataclass with `common` (flags.CommonConfig), `output_dir`,
 `model_name`, `recorded_flags` and `bundled_sample`.
 """
@@ -188,6 +192,36 @@ def run(benchmark: Benchmark, config) -> scorecard_pb2.Scorecard:
     card.run.CopyFrom(provenance.run_info(
         started_at, time.perf_counter() - t0, device_of(config.common, ev.models_loaded),
         config.recorded_flags))
+    out.write_scorecard(card)
+    return card
+
+
+@dataclasses.dataclass
+class Imported:
+    """A benchmark importer's parse of the official tool's output files: the card (metrics,
+    coverage, verification and notes filled), its per-sample rows (none when the files have
+    model-level values only) and a writer of the official files it carries over."""
+
+    card: scorecard_pb2.Scorecard
+    samples: Sequence[scorecard_pb2.SampleScore] = ()
+    raw_table_metrics: Sequence[str] = ()
+    write_official: Optional[Callable[[outputs_lib.RunOutputs], Dict[str, str]]] = None
+
+
+def write_import(imported: Imported, output_dir, inputs: Dict[str, object]
+                 ) -> scorecard_pb2.Scorecard:
+    """Writes an import's files under `output_dir` (`inputs`: the official files read, for
+    provenance); returns its scorecard."""
+    out = outputs_lib.RunOutputs(outputs_lib.check_output_dir(output_dir))
+    card = imported.card
+    card.provenance.CopyFrom(provenance.capture(inputs))
+    files = dict(imported.write_official(out)) if imported.write_official else {}
+    if imported.samples:
+        files["per_sample_scores"] = str(out.write_per_sample(imported.samples))
+        files["raw_metric_table"] = str(out.write_raw_table(imported.samples,
+                                                            imported.raw_table_metrics))
+    files["scorecard"] = str(out.path(outputs_lib.SCORECARD))
+    card.output_files.update(files)
     out.write_scorecard(card)
     return card
 

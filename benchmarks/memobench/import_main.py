@@ -17,7 +17,6 @@ from absl import flags
 from benchmarks.common import app_main
 from benchmarks.common import errors
 from benchmarks.common import paths
-from benchmarks.common import provenance
 from benchmarks.common import summary
 from benchmarks.memobench import importer
 from benchmarks.memobench import leaderboard_files as files_lib
@@ -90,9 +89,8 @@ def main(argv):
         raise errors.InputError(" ".join(argv[1:]), "flags only (--name=value)", "extra arguments")
     results, model, csv, inputs = collect(MODEL_NAME.value)
     card, samples = importer.build(results, model, csv)
-    card.provenance.CopyFrom(provenance.capture(inputs))
     out_dir = paths.user_path(OUTPUT_DIR.value or f"worldeval_outputs/memobench/{model}/imported")
-    importer.write_outputs(out_dir, card, samples)
+    importer.write_outputs(out_dir, card, samples, inputs)
     print(summary.render(card))
 
 

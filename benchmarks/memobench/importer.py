@@ -19,7 +19,7 @@ from typing import Optional
 
 import pandas as pd
 
-from benchmarks.common import outputs as outputs_lib
+from benchmarks.common import engine
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.common.errors import InputError
@@ -28,7 +28,6 @@ from benchmarks.memobench import import_rows as rows_lib
 from benchmarks.memobench import leaderboard_files as files_lib
 from benchmarks.memobench import metric_specs
 from benchmarks.memobench import verification
-from proto import schema
 from proto import scorecard_pb2
 
 _NOT_RECOMPUTED = "values read from the official output, not recomputed by worldeval"
@@ -200,14 +199,9 @@ def build_scorecard(path: pathlib.Path, model_name: str):
                                         eval=files_lib.read_eval_csv(path)), model_name)
 
 
-def write_outputs(out_dir: pathlib.Path, card, samples) -> outputs_lib.RunOutputs:
-    """scorecard.json, per_sample_scores.jsonl and raw_metric_table.jsonl in `out_dir`."""
-    out = outputs_lib.RunOutputs(out_dir)
-    with open(out.path(outputs_lib.PER_SAMPLE), "w", encoding="utf-8") as f:
-        f.writelines(schema.to_json_line(s) for s in samples)
-    files = {"per_sample_scores": out.path(outputs_lib.PER_SAMPLE),
-             "raw_metric_table": out.write_raw_table(samples, [m.id for m in card.metrics]),
-             "scorecard": out.path(outputs_lib.SCORECARD)}
-    card.output_files.update({k: str(v) for k, v in files.items()})
-    out.write_scorecard(card)
-    return out
+def write_outputs(out_dir: pathlib.Path, card, samples,
+                  inputs: Optional[dict] = None) -> scorecard_pb2.Scorecard:
+    """scorecard.json, per_sample_scores.jsonl and raw_metric_table.jsonl in `out_dir`
+    (engine.write_import; `inputs`: the official files read, for provenance)."""
+    return engine.write_import(engine.Imported(card, samples, [m.id for m in card.metrics]),
+                               out_dir, inputs or {})

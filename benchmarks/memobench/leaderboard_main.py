@@ -17,7 +17,6 @@ from absl import flags
 from benchmarks.common import app_main
 from benchmarks.common import errors
 from benchmarks.common import paths
-from benchmarks.common import provenance
 from benchmarks.memobench import importer
 from benchmarks.memobench import leaderboard
 from benchmarks.memobench import leaderboard_files as files_lib
@@ -52,13 +51,11 @@ def main(argv):
     out_dir = paths.user_path(OUTPUT_DIR.value or "worldeval_outputs/memobench/leaderboard")
     out_dir.mkdir(parents=True, exist_ok=True)
     csv_path = leaderboard.write_csv(table, out_dir / leaderboard.CSV_NAME)
-    prov = provenance.capture(roots)
     lines = []
     for key, results in models.items():
         card, samples = importer.build(results, files_lib.display_name(key))
-        card.provenance.CopyFrom(prov)
         card.output_files["leaderboard_csv"] = str(csv_path)
-        importer.write_outputs(out_dir / key, card, samples)
+        importer.write_outputs(out_dir / key, card, samples, roots)
         cov = card.coverage
         lines.append(f"  {card.model_name}: {cov.evaluated} of {cov.expected} official clips "
                      f"with results, scope "

@@ -16,7 +16,6 @@ from absl import flags
 from benchmarks.common import app_main
 from benchmarks.common import errors
 from benchmarks.common import paths
-from benchmarks.common import provenance
 from benchmarks.common import summary
 from benchmarks.mirabench import importer
 
@@ -44,10 +43,9 @@ def main(argv):
     video = paths.user_path(VIDEO_SCORE.value) if VIDEO_SCORE.value else None
     model = MODEL_NAME.value or average.parent.name
     imported = importer.import_files(average, video, model)
-    imported.card.provenance.CopyFrom(provenance.capture(
-        {"average_score": average, "video_score": video}))
     out_dir = paths.user_path(OUTPUT_DIR.value or f"worldeval_outputs/mirabench/{model}/imported")
-    card = importer.write_outputs(out_dir, imported)
+    card = importer.write_outputs(out_dir, imported,
+                                  {"average_score": average, "video_score": video})
     print(summary.render(card))
 
 

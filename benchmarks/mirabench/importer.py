@@ -12,7 +12,7 @@ import math
 import pathlib
 from typing import List, Optional
 
-from benchmarks.common import outputs as outputs_lib
+from benchmarks.common import engine
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.common.errors import InputError
@@ -123,14 +123,9 @@ def import_files(average_path: pathlib.Path, video_path: Optional[pathlib.Path],
     return Imported(card, samples)
 
 
-def write_outputs(out_dir: pathlib.Path, imported: Imported) -> scorecard_pb2.Scorecard:
-    outputs_lib.check_output_dir(out_dir)
-    out = outputs_lib.RunOutputs(out_dir)
-    card = imported.card
-    if imported.samples:
-        card.output_files["per_sample_scores"] = str(out.write_per_sample(imported.samples))
-        card.output_files["raw_metric_table"] = str(out.write_raw_table(
-            imported.samples, metric_specs.PER_VIDEO_IDS))
-    card.output_files["scorecard"] = str(out.path(outputs_lib.SCORECARD))
-    out.write_scorecard(card)
-    return card
+def write_outputs(out_dir: pathlib.Path, imported: Imported,
+                  inputs: Optional[dict] = None) -> scorecard_pb2.Scorecard:
+    """scorecard.json and, with video_score.csv, per_sample_scores.jsonl and
+    raw_metric_table.jsonl (engine.write_import; `inputs`: for provenance)."""
+    return engine.write_import(engine.Imported(
+        imported.card, imported.samples, metric_specs.PER_VIDEO_IDS), out_dir, inputs or {})

@@ -16,7 +16,6 @@ from absl import flags
 from benchmarks.common import app_main
 from benchmarks.common import errors
 from benchmarks.common import paths
-from benchmarks.common import provenance
 from benchmarks.common import summary
 from benchmarks.vmbench import importer
 from benchmarks.vmbench import prompt_suite
@@ -56,10 +55,9 @@ def main(argv):
     given = results or scores
     model = MODEL_NAME.value or (given.parent.name if given else "model")
     imported = importer.build(model, results, scores, suite)
-    imported.card.provenance.CopyFrom(provenance.capture(
-        {"results_json": results, "scores_csv": scores, "prompt_manifest": manifest}))
     out_dir = paths.user_path(OUTPUT_DIR.value or f"worldeval_outputs/vmbench/{model}/imported")
-    card = importer.write_outputs(out_dir, imported)
+    card = importer.write_outputs(out_dir, imported, {
+        "results_json": results, "scores_csv": scores, "prompt_manifest": manifest})
     print(summary.render(card))
 
 

@@ -12,7 +12,7 @@ import pathlib
 import shutil
 from typing import Dict, List, Optional, Sequence
 
-from benchmarks.common import outputs as outputs_lib
+from benchmarks.common import engine
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.common.errors import InputError
@@ -165,22 +165,22 @@ def _reconcile(csv_values, agg: official_scores.Aggregate, path) -> List[str]:
             "(the scorecard follows the results.json): " + "; ".join(diffs)]
 
 
-def write_outputs(out_dir: pathlib.Path, imported: Imported) -> scorecard_pb2.Scorecard:
-    """scorecard.json, per_sample_scores.jsonl, raw_metric_table.jsonl and scores.csv."""
-    out = outputs_lib.RunOutputs(outputs_lib.check_output_dir(out_dir))
-    card = imported.card
-    files = {"scorecard": str(out.path(outputs_lib.SCORECARD))}
-    scores_path = out.path(metric_specs.SCORES_CSV)
-    if imported.entries is not None:
-        official_scores.write_scores_csv(
-            scores_path, official_scores.faithful(imported.entries))
-        files["scores_csv"] = str(scores_path)
-        files["per_sample_scores"] = str(out.write_per_sample(imported.samples))
-        files["raw_metric_table"] = str(out.write_raw_table(
-            imported.samples, metric_specs.PER_VIDEO_IDS))
-    elif imported.scores_csv.resolve() != scores_path.resolve():
-        shutil.copyfile(imported.scores_csv, scores_path)
-        files["scores_csv"] = str(scores_path)
-    card.output_files.update(files)
-    out.write_scorecard(card)
-    return card
+def write_outputs(out_dir: pathlib.Path, imported: Imported,
+                  inputs: Optional[Dict[str, object]] = None) -> scorecard_pb2.Scorecard:
+    """scorecard.json, per_sample_scores.jsonl, raw_metric_table.jsonl and scores.csv
+    (engine.write_import; `inputs`: the official files read, for provenance)."""
+
+    def official(out) -> Dict[str, str]:
+        scores_path = out.path(metric_specs.SCORES_CSV)
+        if imported.entries is not None:
+            official_scores.write_scores_csv(
+                scores_path, official_scores.faithful(imported.entries))
+        elif imported.scores_csv.resolve() != scores_path.resolve():
+            shutil.copyfile(imported.scores_csv, scores_path)
+        else:
+            return {}
+        return {"scores_csv": str(scores_path)}
+
+    return engine.write_import(engine.Imported(
+        imported.card, imported.samples if imported.entries is not None else (),
+        metric_specs.PER_VIDEO_IDS, official), out_dir, inputs or {})

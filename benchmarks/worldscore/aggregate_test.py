@@ -12,7 +12,7 @@ import pytest
 
 from benchmarks.worldscore import aggregate
 from benchmarks.worldscore import aspects
-from benchmarks.worldscore import calibration_tree
+from tools.fixtures import worldscore_calibration_tree as calibration_tree
 from benchmarks.worldscore import official_json
 from benchmarks.worldscore import recompute
 

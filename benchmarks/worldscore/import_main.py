@@ -21,7 +21,6 @@ from absl import flags
 from benchmarks.common import app_main
 from benchmarks.common import errors
 from benchmarks.common import paths
-from benchmarks.common import provenance
 from benchmarks.common import summary
 from benchmarks.worldscore import aspects
 from benchmarks.worldscore import importer
@@ -67,10 +66,9 @@ def main(argv):
         imported = importer.from_tree(tree, model, static_only, data_root)
     else:
         imported = importer.from_worldscore_json(given, model, static_only)
-    imported.card.provenance.CopyFrom(provenance.capture(
-        {"generated_root": tree, "worldscore_json": given, "data_root": data_root}))
     out_dir = paths.user_path(OUTPUT_DIR.value or f"worldeval_outputs/worldscore/{model}/imported")
-    card = importer.write_outputs(out_dir, imported)
+    card = importer.write_outputs(out_dir, imported, {
+        "generated_root": tree, "worldscore_json": given, "data_root": data_root})
     print(summary.render(card))
 
 

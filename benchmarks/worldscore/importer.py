@@ -12,7 +12,7 @@ import dataclasses
 import pathlib
 from typing import Dict, List, Optional
 
-from benchmarks.common import outputs as outputs_lib
+from benchmarks.common import engine
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.worldscore import aggregate
@@ -191,17 +191,15 @@ def _finish(card, rows, worldscore, notes, blockers) -> Imported:
     return Imported(card, rows, worldscore)
 
 
-def write_outputs(out_dir: pathlib.Path, imported: Imported) -> scorecard_pb2.Scorecard:
+def write_outputs(out_dir: pathlib.Path, imported: Imported,
+                  inputs: Optional[dict] = None) -> scorecard_pb2.Scorecard:
     """scorecard.json, worldscore.json, and (from a tree) per_sample_scores.jsonl and
-    raw_metric_table.jsonl."""
-    out = outputs_lib.RunOutputs(outputs_lib.check_output_dir(out_dir))
-    files = {"scorecard": str(out.path(outputs_lib.SCORECARD)),
-             "worldscore_json": str(official_json.write_worldscore(
-                 out.path(official_json.WORLDSCORE_JSON), imported.worldscore))}
-    if imported.samples:
-        files["per_sample_scores"] = str(out.write_per_sample(imported.samples))
-        files["raw_metric_table"] = str(out.write_raw_table(
-            imported.samples, [s.id for s in metric_specs.METRIC_SPECS]))
-    imported.card.output_files.update(files)
-    out.write_scorecard(imported.card)
-    return imported.card
+    raw_metric_table.jsonl (engine.write_import; `inputs`: for provenance)."""
+
+    def official(out):
+        return {"worldscore_json": str(official_json.write_worldscore(
+            out.path(official_json.WORLDSCORE_JSON), imported.worldscore))}
+
+    return engine.write_import(engine.Imported(
+        imported.card, imported.samples, [s.id for s in metric_specs.METRIC_SPECS], official),
+        out_dir, inputs or {})

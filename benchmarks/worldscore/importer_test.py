@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from benchmarks.common.errors import InputError
-from benchmarks.worldscore import calibration_tree
+from tools.fixtures import worldscore_calibration_tree as calibration_tree
 from benchmarks.worldscore import importer
 from benchmarks.worldscore import official_json
 from proto import scorecard_pb2

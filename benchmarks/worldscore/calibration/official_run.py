@@ -19,7 +19,7 @@ from the bare mirror (`fetch github:haoyi-duan/WorldScore`): config/base_config.
 worldscore/{__init__,run_evaluate}.py, worldscore/common/*, worldscore/benchmark/
 __init__.py, worldscore/benchmark/utils/*, worldscore/benchmark/helpers/evaluator.py.
 
-    bazel run //benchmarks/worldscore:write_calibration_tree -- --output_dir=/tmp/ws1-cal/tree
+    bazel run //tools/fixtures:write_worldscore_calibration_tree -- --output_dir=/tmp/ws1-cal/tree
     /tmp/ws1-venv/bin/python benchmarks/worldscore/calibration/official_run.py \\
         /tmp/ws1-cal/src /tmp/ws1-cal/tree /tmp/ws1-cal/work \\
         benchmarks/worldscore/calibration/official_aggregation.json
@@ -33,7 +33,7 @@ import sys
 import types
 
 MODELS = {"cogvideox_5b_i2v": "i2v", "wonderjourney": "i2v"}
-FRAMES = 4  # the trees' frames per scene (calibration_tree / worldscore_tree default)
+FRAMES = 4  # the trees' frames per scene (worldscore_calibration_tree / worldscore_tree default)
 METRIC_CLASSES = (
     "CLIPScoreMetric", "GramMatrixMetric", "IQACLIPAestheticScoreMetric",
     "CameraErrorMetric", "OpticalFlowAverageEndPointErrorMetric", "ObjectDetectionMetric",
@@ -103,7 +103,7 @@ def main(src, tree, work, output):
         "official": "haoyi-duan/WorldScore@344983c1be7d515c1e4ecb167d40d622adf502bc "
                     "run_evaluate.main(model, only_calculate_mean=True)",
         "produced_by": "benchmarks/worldscore/calibration/official_run.py (its docstring)",
-        "input": "//benchmarks/worldscore:write_calibration_tree (calibration_tree.py)",
+        "input": "//tools/fixtures:write_worldscore_calibration_tree (worldscore_calibration_tree.py)",
         "models": results}, indent=2) + "\n")
 
 

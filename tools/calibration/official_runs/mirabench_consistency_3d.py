@@ -10,7 +10,7 @@ copy. How the committed table was produced (2026-12-01):
     git --git-dir=<mirror of mira-space/Miradata> show f7e72ff:evaluation/consistency_3D.py \\
         > /tmp/miraA/official/consistency_3D.py
     cd /work/wt-miraA && /tmp/miraA-venv/bin/python \\
-        benchmarks/mirabench/official_runs/consistency_3d.py /tmp/miraA/official \\
+        tools/calibration/official_runs/mirabench_consistency_3d.py /tmp/miraA/official \\
         benchmarks/mirabench/calibration/consistency_3d_official.csv
 
 Frames: tools/fixtures/mirabench_clips.parallax_clip(frames=61, seed=0) at 256x144,
