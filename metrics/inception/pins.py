@@ -1,6 +1,6 @@
 """The pinned checkpoints of the FID Inception-v3 family (the convention: metrics/checkpoints).
 
-The model code that reads it is still benchmarks/mirabench/inception_fid.py.
+The model code that reads it lives with the benchmark that wires it.
 """
 
 from metrics.checkpoints import resolver

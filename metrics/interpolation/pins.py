@@ -3,7 +3,7 @@ metrics/checkpoints)."""
 
 from metrics.checkpoints import resolver
 
-# The checkpoint WorldScore reads as checkpoints/VFIMamba.pkl (hub MCG-NJU/VFIMamba_ckpts,
+# The official VFIMamba checkpoint, checkpoints/VFIMamba.pkl (hub MCG-NJU/VFIMamba_ckpts,
 # folder ckpt/). Not pinned: no digest known offline. The size is estimated from the
 # official model's 66,070,921 float32 tensors.
 VFIMAMBA = resolver.CheckpointSpec(

@@ -1,6 +1,6 @@
 """LPIPS v0.1 with the AlexNet trunk: the `lpips` package's own `LPIPS(net="alex")`
-(lpips 0.1.4, locked), loaded from worldeval's two weight files, and the frame glue of
-the official MemoBench code.
+(lpips 0.1.4, locked), loaded from worldeval's two weight files, and the frame glue
+(resize to the reference, [-1, 1] tensors, batched pairs) a caller configures.
 
 Loading (`load_lpips_alex`): `lpips.LPIPS(net="alex", pnet_rand=True, model_path=<alex.pth>)`
 (no torch hub download). The package reads the lin layers with `load_state_dict(...,

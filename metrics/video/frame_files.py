@@ -6,7 +6,7 @@ Frames are listed by that number. Which numbering a folder must have (where it s
 whether it is padded, whether a gap is an error, whether the names must also sort as
 strings in time order) is each benchmark's rule, not this module's: `scan_frame_folder`
 reports what a folder holds (numbers, gaps, duplicates, names that are not frames) and the
-benchmark decides (benchmarks/memobench/frame_order.py, benchmarks/mirabench/layout.py).
+benchmark decides.
 """
 
 import dataclasses
