@@ -5,8 +5,6 @@ official loop would miss (a gap, an entry that is not a frame) is that video's e
 row, and so is an image OpenCV refuses (a header claiming 100000x100000 pixels)."""
 
 import json
-import struct
-import zlib
 
 import cv2
 import numpy as np
@@ -17,6 +15,7 @@ from benchmarks.common.flags import CommonConfig
 from benchmarks.mirabench import layout
 from benchmarks.mirabench import runner
 from benchmarks.mirabench import sample as sample_lib
+from metrics.testing import damaged_png
 from tools.fixtures import mirabench_clips
 
 H, W = 16, 24
@@ -40,16 +39,6 @@ def _official_folder(folder, count, skip=()):
         if k not in skip:
             assert cv2.imwrite(str(folder / f"frames_{k}.png"), _frame(k))
     return folder
-
-
-def _png_claiming(width, height):
-    """A well-formed PNG whose IHDR claims width x height (OpenCV asserts on it)."""
-    def chunk(kind, data):
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
-            + chunk(b"IDAT", zlib.compress(b"\x00" * 4)) + chunk(b"IEND", b""))
 
 
 def _row(generated, meta, index):
@@ -116,7 +105,7 @@ def test_the_runner_scores_official_folders_and_gives_bad_ones_error_rows(tmp_pa
     _official_folder(generated / "2", 96)
     _official_folder(generated / "3", 20, skip=(7,))
     huge = _official_folder(generated / "4", 12) / "frames_3.png"
-    huge.write_bytes(_png_claiming(100000, 100000))
+    huge.write_bytes(damaged_png.png_claiming(100000, 100000))
     (_official_folder(generated / "5", 12) / "notes.txt").write_text("x")
     meta = mirabench_clips.write_meta(tmp_path / "meta.csv",
                                       {k: f"generated/{k}.mp4" for k in range(1, 6)})

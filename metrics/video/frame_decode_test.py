@@ -2,12 +2,12 @@
 a video's decoded frame count is checked against its container's."""
 
 import struct
-import zlib
 
 import cv2
 import numpy as np
 import pytest
 
+from metrics.testing import damaged_png
 from metrics.video import frames
 from metrics.video.frames import FrameInputError
 
@@ -116,24 +116,13 @@ def test_a_symlink_loop_is_named(tmp_path):
         frames.load_frames(tmp_path / "frames")
 
 
-def _png_claiming(width, height):
-    """A well-formed PNG (valid chunk CRCs) whose IHDR claims width x height pixels; its
-    one IDAT row is far too short, but OpenCV checks the size before decoding rows."""
-    def chunk(kind, data):
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
-            + chunk(b"IDAT", zlib.compress(b"\x00" * 4)) + chunk(b"IEND", b""))
-
-
 @pytest.mark.parametrize("workers", [1, 3])
 def test_a_png_whose_header_claims_100000x100000_pixels_is_an_input_error(tmp_path, workers):
     """OpenCV asserts (cv2.error, CV_IO_MAX_IMAGE_PIXELS) instead of returning None: that
     must not escape as an internal error; it is an unreadable frame, named."""
     folder = _folder(tmp_path, ".png")
     huge = folder / "00002.png"
-    huge.write_bytes(_png_claiming(100000, 100000))
+    huge.write_bytes(damaged_png.png_claiming(100000, 100000))
     with pytest.raises(cv2.error):  # what escaped before
         cv2.imread(str(huge), cv2.IMREAD_COLOR)
     readers = [lambda: frames.read_image(huge),
@@ -147,6 +136,6 @@ def test_a_png_whose_header_claims_100000x100000_pixels_is_an_input_error(tmp_pa
         assert info.value.path == huge
         assert "header claims 100000x100000 pixels" in str(info.value)
         assert "CV_IO_MAX_IMAGE_PIXELS" in str(info.value)
-    huge.write_bytes(_png_claiming(100000, 100000)[:40])  # not even a whole header
+    huge.write_bytes(damaged_png.png_claiming(100000, 100000)[:40])  # not even a whole header
     with pytest.raises(FrameInputError, match="00002.png"):
         frames.load_frames(folder, workers=workers)
