@@ -23,6 +23,7 @@ ARTIFACT_MANIFEST_SCHEMA = "worldeval.v1.ArtifactManifest/1"
 ASSET_MANIFEST_SCHEMA = "worldeval.v1.AssetManifest/1"
 RUNTIME_PROFILE_SCHEMA = "worldeval.v1.RuntimeProfile/1"
 PREFLIGHT_REPORT_SCHEMA = "worldeval.v1.PreflightReport/1"
+CHECKPOINT_LOCK_SCHEMA = "worldeval.v1.CheckpointLock/1"
 
 _SCHEMAS = {
         scorecard_pb2.Scorecard: SCORECARD_SCHEMA,
@@ -30,6 +31,7 @@ _SCHEMAS = {
         manifest_pb2.AssetManifest: ASSET_MANIFEST_SCHEMA,
         runtime_profile_pb2.RuntimeProfile: RUNTIME_PROFILE_SCHEMA,
         preflight_pb2.PreflightReport: PREFLIGHT_REPORT_SCHEMA,
+        manifest_pb2.CheckpointLock: CHECKPOINT_LOCK_SCHEMA,
 }
 
 M = TypeVar("M", bound=message_lib.Message)

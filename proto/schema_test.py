@@ -37,6 +37,9 @@ MESSAGES = [
                 sample_id="x", kind=manifest_pb2.VIDEO_FILE, num_frames=3, size_bytes=2**40)]),
         manifest_pb2.AssetManifest(assets=[manifest_pb2.Asset(
                 id="lpips", kind=manifest_pb2.CHECKPOINT, sha256="ff")]),
+        manifest_pb2.CheckpointLock(entries=[manifest_pb2.CheckpointLockEntry(
+                name="sam3", id="facebook/sam3", file="model.safetensors", sha256="ab" * 32,
+                size_bytes=3 * 2**30, verified_by="hub")]),
         runtime_profile_pb2.RuntimeProfile(
                 benchmark_id="memobench", environment=runtime_profile_pb2.UNIFIED_SERVICE,
                 metrics=[runtime_profile_pb2.MetricRequirement(

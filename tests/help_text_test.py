@@ -32,9 +32,9 @@ def docstring(benchmark_id: str) -> str:
 
 def names(benchmark_id: str) -> Set[str]:
     """Every way a docstring may name a metric: the metric table's ids, the runtime
-    profile's metric ids and the benchmark's --metrics short names (upper-cased too)."""
+    profile's metric ids and the other names --metrics takes (upper-cased too)."""
     specs = importlib.import_module(f"benchmarks.{benchmark_id}.metric_specs")
-    short = getattr(specs, "SHORT", {})
+    short = specs.TABLE.alias_names
     profile = runtime_profiles.load_profile(benchmark_id)
     return (set(specs.TABLE.ids) | {r.metric_id for r in profile.metrics}
             | set(short) | {s.upper() for s in short})

@@ -139,9 +139,15 @@ def test_every_available_backend_says_its_three_trust_facts(inputs, tmp_path):
 
 def test_model_backends_are_not_claimed_verified(inputs, tmp_path):
     from benchmarks.memobench.step1 import prepare  # pylint: disable=import-outside-toplevel
-    # These have parity-kit entries (tools/calibration/parity.csv), on random weights
-    # (MapAnything's through the stored numbers of a run outside the repository).
-    for backend in (prepare.LPIPS_BACKEND, prepare.RAFT_BACKEND, prepare.MAPANYTHING_BACKEND):
+    # These have parity-kit entries (tools/calibration/parity.csv) that CI recomputes, on
+    # random weights.
+    for backend in (prepare.LPIPS_BACKEND, prepare.RAFT_BACKEND):
         parity = backend.parity
         assert parity.verified and "tools/calibration/parity.csv" in parity.evidence
         assert parity.scope.endswith("real weights not compared"), backend.name
+    # MapAnything's call path was compared once, outside the repository, with both sides
+    # stored (CI cannot install map-anything): a recorded comparison, not verified.
+    parity = prepare.MAPANYTHING_BACKEND.parity
+    assert not parity.verified and not parity.evidence
+    assert "recorded comparison (2026-12-01" in parity.scope
+    assert "not recomputed by CI" in parity.scope

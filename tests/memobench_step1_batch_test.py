@@ -30,7 +30,7 @@ from metrics.clip import clipiqa
 from metrics.depth import depth_anything
 from metrics.dinov2 import backbone
 from metrics.imagereward import scoring
-from tests import memobench_tiny_checkpoints as tiny_checkpoints
+from benchmarks.memobench import tiny_checkpoints
 
 METRICS = ("ObjIdentityConsistency", "Geo3DConsistency", "VisualQuality", "AestheticScore",
            "ImageRewardScore")

@@ -22,7 +22,6 @@ from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import bundled_sample
 from benchmarks.memobench import clip_eval
 from benchmarks.memobench import dataset
-from benchmarks.memobench import eval_csv
 from benchmarks.memobench import generated
 from benchmarks.memobench import metric_specs
 from benchmarks.memobench import runner
@@ -41,7 +40,7 @@ from metrics.flow import raft
 from metrics.lpips import lpips
 from metrics.video import frames as frames_lib
 from metrics.video import sampling
-from tests import memobench_tiny_checkpoints as tiny_checkpoints
+from benchmarks.memobench import tiny_checkpoints
 
 
 @pytest.fixture(scope="module")
@@ -239,7 +238,8 @@ def _real_run(run, tmp_path, prompt_src_real):
         mode="real", generated_real_dir=gen / "Real", clip="001",
         step1=dataclasses.replace(settings, prompt_src_real=str(prompt_src_real)),
         recorded_flags={})
-    card = runner.run(config)
+    with tiny_checkpoints.pins_cleared():  # ImageReward's files are sha256-pinned
+        card = runner.run(config)
     sample = json.loads((tmp_path / "out" / "per_sample_scores.jsonl").read_text().splitlines()[0])
     return card, sample
 
@@ -286,9 +286,9 @@ def test_every_step1_family_keeps_the_engine_contract(run):
                 if c.clip_id == "Barnyard_001")
     loaded = clip_eval.load(clip, rows, inputs.data_root, 640)
     ctx = clip_eval.context(clip, loaded, 4)
-    aliases = {"aesthetic": "visual_quality"}
     for families in (main.families, alternatives):
-        contract.check_all(families, ctx, metric_specs.TABLE, eval_csv.METRIC_COLUMNS, aliases)
+        contract.check_all(families, ctx, metric_specs.TABLE, runner.BENCHMARK.raw_columns,
+                           runner.BENCHMARK.family_aliases)
         prepared = family_api.Prepared(families, {})
         owned = [m for f in families for m in f.metric_ids]
         sample = clip_eval.evaluate(clip, loaded, 4, prepared, owned)

@@ -1,5 +1,5 @@
 """All of MiraBench in one run: every checkpoint a random model of the official
-architecture (model_metrics/tiny_models.py) resolved through --checkpoint_dir, two
+architecture (benchmarks/mirabench/tiny_checkpoints.py) resolved through --checkpoint_dir, two
 generated and two GT videos of 16 frames at 128 x 128 (the smallest every network takes:
 AMT-S and RAFT need 128 px, I3D 9 frames, a 3D-consistency pair 15). One run computes
 the 17 metrics and the extras, except KID (it needs 100 frames per set, as upstream),
@@ -12,11 +12,13 @@ import json
 import pytest
 import torch
 
+from benchmarks.common import family_contract as contract
 from benchmarks.common.flags import CommonConfig
+from benchmarks.mirabench import families
 from benchmarks.mirabench import metric_specs
 from benchmarks.mirabench import runner
 from benchmarks.mirabench import sample as sample_lib
-from benchmarks.mirabench.model_metrics import tiny_models as tiny
+from benchmarks.mirabench import tiny_checkpoints as tiny
 from tools.fixtures import mirabench_clips
 
 SIDE = 128
@@ -41,12 +43,22 @@ def run(tmp_path_factory):
         return load(row, max_side)
     mp = pytest.MonkeyPatch()
     mp.setattr(sample_lib, "load", counted)
-    card = runner.run(runner.MiraBenchConfig(
-        common=CommonConfig(offline=True, device="cpu", checkpoint_dir=str(ckpt)),
-        meta_csv=gen, generated_dir=root / "gen", output_dir=root / "out", model_name="m",
-        gt_meta_csv=gt, gt_dir=root / "gt", architectures=tiny.ARCHITECTURES))
+    with contract.enforced(runner.BENCHMARK) as checked:
+        card = runner.run(runner.MiraBenchConfig(
+            common=CommonConfig(offline=True, device="cpu", checkpoint_dir=str(ckpt)),
+            meta_csv=gen, generated_dir=root / "gen", output_dir=root / "out",
+            model_name="m", gt_meta_csv=gt, gt_dir=root / "gt",
+            architectures=tiny.ARCHITECTURES))
     mp.undo()
+    loads["contract"] = checked
     return root / "out", card, loads
+
+
+def test_every_family_keeps_the_engine_contract_on_every_video(run):
+    """benchmarks/common/family_contract, enforced through the run: every per-video family
+    (all of families.SPECS) was checked on both videos."""
+    _, _, loads = run
+    assert loads["contract"] == {w.name: 2 for w in families.SPECS}, loads["contract"]
 
 
 def test_every_metric_but_kid_is_computed(run):
@@ -73,4 +85,5 @@ def test_video_score_csv_has_every_per_video_cell(run):
 
 def test_each_video_is_decoded_once(run):
     _, _, loads = run
+    loads = collections.Counter({k: v for k, v in loads.items() if k != "contract"})
     assert len(loads) == 4 and set(loads.values()) == {1}

@@ -1,20 +1,18 @@
 """--executor=ray on a local two-CPU Ray: the same outputs as the local loop, no sample
 lost or stored twice when a worker dies, and a sample that keeps killing its worker
 recorded as an error row. One Ray for the process (tests/ray_cluster.py: starting one
-costs seconds), shared with ray_mirabench_test.py."""
+costs seconds), shared with ray_actor_test.py and ray_mirabench_test.py."""
 
 import json
 import os
 import pathlib
 import sys
-import time
 
 import pytest
 
 from benchmarks.common import executor as executor_lib
 from benchmarks.common import ray_executor
 from benchmarks.common import run_device
-from benchmarks.common import sample_batch
 from benchmarks.common import sample_loop
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
@@ -150,98 +148,6 @@ def test_the_plan_fits_the_cluster(ray):
     assert plan(num_workers=30)[0] == 10  # never more actors than samples
     with pytest.raises(InputError, match="GPUs"):
         plan(gpus_per_worker=1.0)  # this Ray has no GPU: the actors would wait forever
-
-
-# --- an actor decodes ahead while it scores ---------------------------------------------
-
-def _timed_load(item):
-    start = time.monotonic()
-    time.sleep(0.3)
-    return item, start, time.monotonic()
-
-
-def _timed_score(item, loaded):
-    _, load_start, load_end = loaded
-    start = time.monotonic()
-    time.sleep(0.3)
-    sample = scorecard_pb2.SampleScore(sample_id=f"s{item:02d}", split="split")
-    for name, value in (("load_start", load_start), ("load_end", load_end),
-                        ("score_start", start), ("score_end", time.monotonic())):
-        sample.diagnostics[name] = repr(value)
-    return sample
-
-
-def _intervals(tmp_path, prefetch):
-    ray_executor.install(CommonConfig(executor="ray", num_workers=1))
-    with SampleStore(tmp_path / f"p{prefetch}.jsonl", "digest", resume=False) as store:
-        outcome = sample_loop.run(list(range(4)), _ref, store, _timed_load, _timed_score,
-                                  "test", prefetch=prefetch)
-    assert not any(s.error for s in outcome.samples)
-    names = ("load_start", "load_end", "score_start", "score_end")
-    return [{k: float(s.diagnostics[k]) for k in names} for s in outcome.samples]
-
-
-def test_an_actor_loads_the_next_sample_while_it_scores_one(ray, tmp_path):
-    del ray
-    got = _intervals(tmp_path, prefetch=True)
-    # Scoring holds the actor's lock: never two samples scored at once on one actor (in
-    # whichever order their loads finished).
-    scored = sorted(got, key=lambda s: s["score_start"])
-    assert all(a["score_end"] <= b["score_start"] for a, b in zip(scored, scored[1:])), got
-    # ... while the next sample's load ran during the previous one's scoring.
-    assert any(b["load_start"] < a["score_end"] for a, b in zip(got, got[1:]))
-    # A step that loads nothing ahead (prefetch=False) gets one sample at a time.
-    alone = _intervals(tmp_path, prefetch=False)
-    assert all(a["score_end"] <= b["load_start"] for a, b in zip(alone, alone[1:]))
-
-
-def _score_grouped(item, loaded):
-    """Scores slowly (so that the next loads wait on the actor); records the group."""
-    value, group = loaded if isinstance(loaded, tuple) else (loaded, 1)
-    time.sleep(0.2)
-    sample = scorecard_pb2.SampleScore(sample_id=f"s{item:02d}", split="split")
-    sample.metrics["value"] = value + 1
-    sample.diagnostics["group"] = str(group)
-    return sample
-
-
-def test_an_actor_runs_the_stage_on_the_samples_loaded_together(ray, tmp_path):
-    del ray
-    ray_executor.install(CommonConfig(executor="ray", num_workers=1))
-    stage = sample_batch.BatchStage(3, lambda items, loadeds: [(x, len(loadeds))
-                                                               for x in loadeds])
-    path = tmp_path / "grouped.jsonl"
-    with SampleStore(path, "digest", resume=False) as store:
-        outcome = sample_loop.run(list(range(7)), _ref, store, _load, _score_grouped, "test",
-                                  batch=stage)
-    assert [s.metrics["value"] for s in outcome.samples] == [i * 10 + 1 for i in range(7)]
-    assert len(path.read_text().splitlines()) == 7  # each stored once
-    groups = [int(s.diagnostics["group"]) for s in outcome.samples]
-    # 3 in flight on the one actor: while it scores, the next loads finish and wait;
-    # the stage takes those together (never more than --sample_batch).
-    assert max(groups) in (2, 3) and min(groups) >= 1, groups
-
-
-class _Holder:
-    def ping(self):
-        return True
-
-
-def test_an_actor_that_cannot_be_placed_stops_the_run_with_what_is_free(ray, tmp_path):
-    holder = ray.remote(num_cpus=2)(_Holder).remote()  # holds both CPUs of this Ray
-    try:
-        assert ray.get(holder.ping.remote(), timeout=60)
-        ray_executor.install(CommonConfig(executor="ray", num_workers=1,
-                                          ray_placement_timeout_s=1.5))
-        started = time.monotonic()
-        with SampleStore(tmp_path / "s.jsonl", "digest", resume=False) as store, \
-                pytest.raises(InputError, match="--ray_placement_timeout_s") as error:
-            sample_loop.run(list(range(3)), _ref, store, _load, _score_grouped, "test")
-        assert time.monotonic() - started < 30
-        assert "1 CPU, 0 GPU" in str(error.value) and "free" in str(error.value)
-    finally:
-        ray.kill(holder)
-        executor_lib.install(None)
 
 
 def test_the_device_is_the_actors_not_the_drivers(ray):

@@ -39,7 +39,8 @@ def _runner(benchmark_id: str) -> pathlib.Path:
 @pytest.fixture(scope="module", params=registry.ids())
 def bundled_run(request, tmp_path_factory):
     out = tmp_path_factory.mktemp(request.param)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("WORLDFOUNDRY_")}
+    env = {k: v for k, v in os.environ.items()  # the runner sets its own PYTHONPATH
+           if not k.startswith("WORLDFOUNDRY_") and k != "PYTHONPATH"}
     done = subprocess.run(
         [str(_runner(request.param)), f"--output_dir={out}", "--offline"],
         capture_output=True, text=True, env=env, timeout=600, check=False)

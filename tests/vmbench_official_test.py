@@ -1,5 +1,5 @@
 """VMBench's official PAS and TCS end to end through the real loaders: tiny random models
-of the official architectures in the official file formats (tests/vmbench_tiny_checkpoints),
+of the official architectures in the official file formats (benchmarks/vmbench/tiny_checkpoints.py),
 resolved from a --checkpoint_dir, on generated clips; results.json and scores.csv carry
 official backends' values only; a corrected quirk is named and kept out of them; missing
 checkpoints make both metrics unavailable with their fetch commands."""
@@ -10,10 +10,11 @@ import math
 
 import pytest
 
+from benchmarks.common import family_contract as contract
 from benchmarks.common.flags import CommonConfig
 from benchmarks.vmbench import official_models
 from benchmarks.vmbench import runner
-from tests import vmbench_tiny_checkpoints as tiny
+from benchmarks.vmbench import tiny_checkpoints as tiny
 from tools.fixtures import vmbench_clips
 
 PAS, TCS = "perceptible_amplitude_score", "temporal_coherence_score"
@@ -51,11 +52,22 @@ def _config(root, ckpt, out, **kw):
 def official_run(inputs, tmp_path_factory):
     root, ckpt = inputs
     out = tmp_path_factory.mktemp("out")
-    with pytest.MonkeyPatch.context() as mp, tiny.pins_cleared(mp):
+    with pytest.MonkeyPatch.context() as mp, tiny.pins_cleared(mp), \
+            contract.enforced(runner.BENCHMARK) as checked:
         config = _config(root, ckpt, out)
         card = runner.run(dataclasses.replace(config, common=dataclasses.replace(
             config.common, metrics=("pas", "ois", "tcs", "cas", "mss"))))
+    CHECKED.update(checked)
     return card, out
+
+
+CHECKED = {}  # family name -> results the family contract checked in official_run
+
+
+def test_every_official_family_keeps_the_contract_on_every_video(official_run):
+    card, _ = official_run
+    assert set(CHECKED) == {"pas", "ois", "tcs", "cas", "mss"}, CHECKED
+    assert set(CHECKED.values()) == {card.coverage.evaluated}, CHECKED
 
 
 def test_pas_and_tcs_run_on_the_official_backends(official_run):

@@ -12,6 +12,7 @@ import math
 import pytest
 import torch
 
+from benchmarks.common import family_contract as contract
 from benchmarks.common.flags import CommonConfig
 from benchmarks.worldscore import aspects
 from benchmarks.worldscore import families
@@ -20,7 +21,7 @@ from benchmarks.worldscore import official_json
 from benchmarks.worldscore import runner
 from benchmarks.worldscore import sample
 from metrics.flow.sea_raft import loader
-from tests import worldscore_tiny_checkpoints as tiny
+from benchmarks.worldscore import tiny_checkpoints as tiny
 from tools.fixtures import worldscore_sample
 
 
@@ -76,9 +77,10 @@ def run(tmp_path_factory):
         generated_root=tree["generated_root"], data_root=tree["data_root"],
         output_dir=root / "out", model_name="fixture", gram_resize="128",
         architectures=tiny.ARCHITECTURES)
-    with tiny.pins_cleared():
+    with tiny.pins_cleared(), contract.enforced(runner.BENCHMARK) as checked:
         card = runner.run(config)
     mp.undo()
+    builds["contract"] = checked
     return tree, root / "out", card, reads, builds
 
 
@@ -122,8 +124,20 @@ def test_worldscore_json_is_complete_with_both_headlines(run):
     assert scores[aspects.HEADLINE_DYNAMIC] == pytest.approx(sum(every) / 10, abs=0.006)
 
 
+def test_every_family_keeps_the_engine_contract_on_every_instance(run):
+    """benchmarks/common/family_contract, enforced through the run: every family built
+    (one per wiring, per metric for the aspect modules) was checked on each instance."""
+    _, _, card, _, builds = run
+    checked = builds["contract"]
+    assert set(checked) >= {w.name for w in families.WIRINGS if not w.per_metric} | {
+        "style_consistency", "content_alignment", "motion_smoothness", "motion_accuracy",
+        "object_control"}, checked
+    assert any(name.startswith("subjective_quality") for name in checked), checked
+
+
 def test_frames_decoded_once_and_each_family_built_once(run):
     _, _, _, reads, builds = run
+    builds = collections.Counter({k: v for k, v in builds.items() if k != "contract"})
     assert reads and set(reads.values()) == {1}
     assert set(builds.values()) == {1}  # one family (one model load) per builder call
     assert {k[0] for k in builds if k != "sea_raft"} == set(BUILDERS)

@@ -5,15 +5,21 @@ each recomputed by the test named in its rows) has one or more rows per (backend
 check), each with its own comparison (e.g. float32 and float16 scores): what
 of worldeval's pipeline was compared with the official package (preprocess, features,
 score), against which package version, on which weights, with the tolerance and the
-largest difference seen. This module owns the table's row format and reading, and
-turns a backend's rows into its scorecard Parity:
+largest difference seen, and whether CI recomputes our side of it (`recorded`). This
+module owns the table's row format and reading, and turns a backend's rows into its
+scorecard Parity:
 
-* verified only if the backend has a row for every check and each is within its
-  tolerance; the evidence names the table, the backend's rows, the reference package
-  and the test; the scope says what was compared, at what tolerance, the largest
-  relative difference, and RANDOM_WEIGHTS_SCOPE when any row used random weights;
-* not verified otherwise (no entry, an incomplete entry, or a failing row), with the
-  reason in the scope, after what the backend says it checked instead.
+* verified only if the backend has a row for every check, each within its tolerance
+  and none recorded: CI recomputes our side of every row (on the official seeded
+  inputs, against stored official outputs or the live official package); the evidence
+  names the table, the backend's rows, the reference package and the test; the scope
+  says what was compared, at what tolerance, the largest relative difference, and
+  RANDOM_WEIGHTS_SCOPE when any row used random weights;
+* not verified otherwise (no entry, an incomplete entry, a failing row, or a recorded
+  row: a comparison made once outside CI, whose "ours" is a stored number that a
+  regression in our code would not move), with the reason in the scope, after what the
+  backend says it checked instead; a recorded row's scope gives its date and commits
+  and what it compared, and says it is not recomputed by CI.
 """
 
 import csv
@@ -31,7 +37,8 @@ CHECKS = ("preprocess", "features", "score")
 RANDOM_WEIGHTS_SCOPE = ("architecture and preprocessing verified on random weights; real "
                         "weights not compared")
 COMPOSITE = " + "
-TEXT_FIELDS = ("backend", "test", "check", "compared", "reference", "weights", "inputs")
+TEXT_FIELDS = ("backend", "test", "check", "compared", "reference", "weights", "inputs",
+               "recorded")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,6 +55,7 @@ class Row:
     tolerance: float
     max_abs_diff: float
     max_rel_diff: float
+    recorded: str = ""  # "" when CI recomputes our side; else when and against what commits
 
     @property
     def passed(self) -> bool:
@@ -113,6 +121,11 @@ def parity_from_rows(backend: str, rows: List[Row], otherwise: str = "") -> scor
                 f"failing: {', '.join(failing)}")
         return trust.not_verified(f"{prefix}{TABLE} entry incomplete ({what})")
     ordered = sorted(rows, key=lambda r: CHECKS.index(r.check))
+    recorded = [r for r in ordered if r.recorded]
+    if recorded:
+        return trust.not_verified(prefix + "; ".join(
+            f"{r.check}: recorded comparison ({r.recorded}; {r.compared}), not recomputed "
+            "by CI" for r in recorded) + f" ({TABLE} rows '{backend}')")
     references = sorted({r.reference for r in rows})
     tests = sorted({r.test for r in rows})
     scope = (f"{'; '.join(f'{r.check}: {r.compared}' for r in ordered)}; on {ordered[0].inputs};"

@@ -35,12 +35,33 @@ def test_no_entry_incomplete_or_failing_is_not_verified():
     assert not failing.verified and "failing" in failing.scope and not failing.evidence
 
 
-def test_the_committed_table_verifies_its_backends():
+def test_a_recorded_row_is_not_verified_and_says_what_was_recorded():
+    """A comparison CI does not recompute (our side a stored number) never verifies,
+    however small its differences; the scope gives its date, commits and what it
+    compared."""
+    rows = _rows()
+    rows[1] = dataclasses.replace(rows[1], recorded="2026-01-02, worldeval @abc vs up @def")
+    parity = calibration.parity_from_rows("b", rows, "hand-off against a stand-in")
+    assert not parity.verified and not parity.evidence
+    assert parity.scope == (
+        "hand-off against a stand-in; features: recorded comparison (2026-01-02, worldeval "
+        "@abc vs up @def; f vs g), not recomputed by CI (tools/calibration/parity.csv rows "
+        "'b')")
+
+
+def test_the_committed_table_verifies_its_recomputed_backends_only():
     table = calibration.by_backend(calibration.read(
         calibration.paths.runfile(calibration.TABLE)))
     assert {"lpips-v0.1-alex", "laion-aesthetic-clip-vit-l14", "clip-vit-b32"} <= set(table)
-    for backend in table:
-        assert calibration.parity(backend).verified, backend
+    for backend, rows in table.items():
+        recorded = any(r.recorded for r in rows)
+        assert calibration.parity(backend).verified != recorded, backend
+    # MapAnything's preprocess and features rows compare two numbers stored by one run
+    # outside the repository (CI cannot run map-anything): recorded, so not verified.
+    mapanything = calibration.parity("mapanything")
+    assert not mapanything.verified
+    assert "preprocess: recorded comparison (2026-12-01, worldeval @3fdcfd8" in \
+        mapanything.scope and "not recomputed by CI" in mapanything.scope
     assert not calibration.parity("no-such-backend").verified
 
 

@@ -29,5 +29,6 @@ def resolve(spec: resolver.CheckpointSpec, settings,
     ref = scorecard_pb2.CheckpointRef(
         metric_id=metric_id, id=spec.hf_repo or spec.url or spec.filename,
         revision=found.revision, sha256=found.sha256, path=str(found.path),
-        pinned_digest_matched=bool(spec.sha256))  # resolve() refuses a mismatch
+        pinned_digest_matched=bool(spec.sha256),  # resolve() refuses a mismatch
+        pin=found.pin, lock_file=found.lock_file)  # "sha256", "lock" (verified) or ""
     return found, ref

@@ -25,7 +25,7 @@ import contextlib
 import dataclasses
 import pathlib
 import time
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence
 
 from benchmarks.common import gate
 from benchmarks.common import max_side
@@ -51,6 +51,11 @@ class Benchmark:
     evaluate: Callable[["Context", Any], "Evaluation"]
     table: metric_table.MetricTable  # every metric it reports (ids, units, leaderboard)
     sample_noun: str = "samples"  # "videos", "clips", "instances": in notes and messages
+    # The family contract (benchmarks/common/family_contract.py): which raw columns its
+    # families may fill, and the table family each differently named family stands for
+    # (None: it fills metrics of several, one model run for two).
+    raw_columns: Callable[[str], bool] = lambda column: False
+    family_aliases: Mapping[str, Optional[str]] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass

@@ -13,9 +13,11 @@ the metric ids it makes available. The engine (benchmarks/common/sample_loop.py)
 
 import abc
 import dataclasses
-from typing import Dict, List, Optional, Tuple
+import importlib
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from benchmarks.common.errors import InputError
+from metrics.checkpoints import resolver
 from metrics.video.frames import FrameInputError
 from proto import scorecard_pb2
 
@@ -119,3 +121,71 @@ class Prepared:
 
     def checkpoints(self) -> List[scorecard_pb2.CheckpointRef]:
         return [ref for fam in self.families for ref in fam.checkpoints]
+
+
+# What a family's build may raise when its backend cannot be had (a missing checkpoint or
+# package, a checkpoint file that is not one): its metrics are then unavailable, with the
+# message as the reason, and the other families are built. Anything else is a bug.
+BUILD_ERRORS = (FamilyUnavailable, resolver.CheckpointUnavailable, OSError, ValueError)
+
+
+@dataclasses.dataclass(frozen=True)
+class Wiring:
+    """How a benchmark builds one family: the one form every benchmark declares.
+
+    Attributes:
+      name: the family's name (the metric table's `family` of its metrics).
+      metric_ids: the metrics that call for it: it is built when one of them is selected
+        and no family built before it computes that metric already (a fallback family
+        declared after a fuller one is built only when the fuller one is not).
+      build: (config, wanted metric ids) -> a Family, or a Prepared when it builds several
+        or can offer only some of them; the benchmark's config, whatever it is. It raises
+        one of BUILD_ERRORS when it cannot; `lazy` imports its module on first call.
+      backend: the backend an unavailable metric names (None: the scorecard's default).
+      why: the reason's text around the error's, "{error}" standing for it.
+      per_metric: build one family per wanted metric (each its own checkpoints and reason).
+    """
+
+    name: str
+    metric_ids: Tuple[str, ...]
+    build: Callable
+    backend: Optional[scorecard_pb2.Backend] = None
+    why: str = "{error}"
+    per_metric: bool = False
+
+
+def lazy(module: str, function: str = "build") -> Callable:
+    """A build function imported when first called (torch, cvxpy: only when wanted)."""
+    def build(*args):
+        return getattr(importlib.import_module(module), function)(*args)
+    return build
+
+
+def prepare(wirings: Sequence[Wiring], config, metric_ids,
+            no_family: Optional[Dict[str, str]] = None) -> Prepared:
+    """The families the selected `metric_ids` need, built in the wirings' order, and why
+    each selected metric without one is unavailable (`no_family`'s reason, or "no family
+    computes it" when no wiring names it)."""
+    selected = list(metric_ids)
+    families: List[Family] = []
+    unavailable: Dict[str, Tuple[str, Optional[scorecard_pb2.Backend]]] = {}
+    for wiring in wirings:
+        covered = {m for fam in families for m in fam.metric_ids}
+        wanted = tuple(m for m in wiring.metric_ids if m in selected and m not in covered)
+        for group in ([(m,) for m in wanted] if wiring.per_metric else [wanted] * bool(wanted)):
+            try:
+                built = wiring.build(config, group)
+            except BUILD_ERRORS as e:
+                why = wiring.why.replace("{error}", str(e))
+                unavailable.update({m: (why, wiring.backend) for m in group})
+                continue
+            if isinstance(built, Prepared):
+                families.extend(built.families)
+                unavailable.update(built.unavailable)
+            else:
+                families.append(built)
+    covered = {m for fam in families for m in fam.metric_ids}
+    for metric in selected:
+        if metric not in covered and metric not in unavailable:
+            unavailable[metric] = ((no_family or {}).get(metric, "no family computes it"), None)
+    return Prepared(families, unavailable)

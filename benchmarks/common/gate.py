@@ -16,6 +16,9 @@ every reason, in the same order and by the same rules for every benchmark.
                            every sample it should be (trust.metric_coverage_blockers)
   8. internal errors       samples that failed on a worldeval bug
 
+An import of the official tool's files (`assess_import`) goes through the same steps after
+IMPORTED_NOT_RECOMPUTED, less the run's own (3, --max_side, backend trust).
+
 Counts are of the whole inputs (the prompt suite, the meta CSV), never of one shard's part
 or --limit's, so a shard and the merged run check the same numbers. Deviations: --max_side's, the benchmark's protocol deviations, and
 "<metric>: backend <name>: <note>" for each available trusted metric whose backend is not
@@ -90,7 +93,8 @@ def _data_blockers(facts: Facts) -> List[scorecard_pb2.Blocker]:
     return out
 
 
-def _coverage_blockers(card, facts: Facts, noun: str) -> List[scorecard_pb2.Blocker]:
+def _coverage_blockers(card, facts: Facts, noun: str,
+                       lacking: str = "generated input") -> List[scorecard_pb2.Blocker]:
     cov = card.coverage
     if facts.coverage_rule is not None:
         return facts.coverage_rule(card)
@@ -99,8 +103,16 @@ def _coverage_blockers(card, facts: Facts, noun: str) -> List[scorecard_pb2.Bloc
         out.append(card_lib.blocker(
             scorecard_pb2.INCOMPLETE_COVERAGE,
             f"{len(cov.missing_sample_ids)} of {cov.expected} expected {noun} have no "
-            "generated input: " + listed(list(cov.missing_sample_ids))))
+            f"{lacking}: " + listed(list(cov.missing_sample_ids))))
     return out
+
+
+def _failed_blockers(card, facts: Facts, noun: str) -> List[scorecard_pb2.Blocker]:
+    cov = card.coverage
+    if not cov.failed or facts.coverage_rule is not None:
+        return []
+    return [card_lib.blocker(scorecard_pb2.SAMPLE_ERRORS, f"{cov.failed} {noun} failed: "
+                             + listed(list(cov.failed_sample_ids)))]
 
 
 def _metric_blockers(card, facts: Facts) -> List[scorecard_pb2.Blocker]:
@@ -132,10 +144,7 @@ def assess(card: scorecard_pb2.Scorecard, facts: Facts, common,
     blockers += max_side.blockers(capped)
     blockers += [card_lib.blocker(scorecard_pb2.PROTOCOL_DEVIATION, d)
                  for d in facts.protocol_deviations]
-    if cov.failed and facts.coverage_rule is None:
-        blockers.append(card_lib.blocker(
-            scorecard_pb2.SAMPLE_ERRORS, f"{cov.failed} {noun} failed: "
-            + listed(list(cov.failed_sample_ids))))
+    blockers += _failed_blockers(card, facts, noun)
     blockers += _metric_blockers(card, facts)
     trusted = trusted_metrics(card, facts)
     blockers += trust.backend_blockers(trusted)
@@ -144,6 +153,36 @@ def assess(card: scorecard_pb2.Scorecard, facts: Facts, common,
     deviations = (max_side.deviations(capped) + list(facts.protocol_deviations)
                   + backend_deviations(trusted))
     return card_lib.verification(blockers, deviations, cov.evaluated)
+
+
+IMPORTED = "imported from the official output files; worldeval recomputed nothing"
+
+
+def assess_import(card: scorecard_pb2.Scorecard, facts: Facts, noun: str = "samples",
+                  per_sample: bool = True) -> scorecard_pb2.Verification:
+    """The verification of an import of the official tool's files (card: metrics and
+    coverage filled in): IMPORTED_NOT_RECOMPUTED, then the steps of `assess` in its order
+    and by its rules, less those of a run worldeval made (shards, --max_side, backend
+    trust: the official tool ran). `per_sample`: the files have per-sample rows; without
+    them coverage is unknown (a blocker) and per-metric coverage is not checked."""
+    cov = card.coverage
+    blockers = [card_lib.blocker(scorecard_pb2.IMPORTED_NOT_RECOMPUTED, IMPORTED)]
+    blockers += _data_blockers(facts)
+    if per_sample:
+        blockers += _coverage_blockers(card, facts, noun, "row in the imported files")
+    else:
+        blockers.append(card_lib.blocker(
+            scorecard_pb2.INCOMPLETE_COVERAGE,
+            f"model-level values only: no per-{noun.rstrip('s')} rows, coverage unknown"))
+    blockers += list(facts.coverage)
+    blockers += [card_lib.blocker(scorecard_pb2.PROTOCOL_DEVIATION, d)
+                 for d in facts.protocol_deviations]
+    blockers += _failed_blockers(card, facts, noun)
+    blockers += _metric_blockers(card, facts)
+    if per_sample:
+        blockers += trust.metric_coverage_blockers(trusted_metrics(card, facts))
+    return card_lib.verification(blockers, list(facts.protocol_deviations), cov.evaluated,
+                                 imported=True)
 
 
 def backend_deviations(metrics: Sequence[scorecard_pb2.MetricResult]) -> List[str]:

@@ -3,9 +3,11 @@
 import os
 import pathlib
 import tempfile
-from typing import Iterable, Sequence
+from typing import Dict, Iterable, Sequence
 
 from benchmarks.common.errors import InputError
+from benchmarks.common.sample_store import atomic_file
+from metrics.checkpoints import resolver
 
 from proto import manifest_pb2
 from proto import schema
@@ -47,30 +49,35 @@ class RunOutputs:
     def path(self, name: str) -> pathlib.Path:
         return self.dir / name
 
+    def _write_json(self, name: str, msg) -> pathlib.Path:
+        """schema.write_json's file (stamped, atomic), with no .tmp left on a full disk."""
+        with atomic_file(self.path(name), fsync=False) as f:
+            f.write(schema.to_json(schema.stamp(msg)))
+        return self.path(name)
+
     def write_scorecard(self, card: scorecard_pb2.Scorecard) -> pathlib.Path:
-        schema.write_json(self.path(SCORECARD), card)
-        return self.path(SCORECARD)
+        """scorecard.json, recording (output_sha256) the digest of every *.jsonl beside it
+        as it is now: the per-sample stores that `worldeval merge` then checks."""
+        card.output_sha256.clear()
+        card.output_sha256.update(jsonl_digests(self.dir))
+        return self._write_json(SCORECARD, card)
 
     def write_artifact_manifest(self, manifest: manifest_pb2.ArtifactManifest) -> pathlib.Path:
-        schema.write_json(self.path(ARTIFACT_MANIFEST), manifest)
-        return self.path(ARTIFACT_MANIFEST)
+        return self._write_json(ARTIFACT_MANIFEST, manifest)
 
     def write_per_sample(self, samples: Iterable[scorecard_pb2.SampleScore]) -> pathlib.Path:
         """per_sample_scores.jsonl, rewritten whole (atomically) from `samples`."""
         path = self.path(PER_SAMPLE)
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
+        with atomic_file(path, fsync=False) as f:
             for sample in samples:
                 f.write(schema.to_json_line(sample))
-        os.replace(tmp, path)
         return path
 
     def write_raw_table(self, samples: Iterable[scorecard_pb2.SampleScore],
                         metric_ids: Sequence[str]) -> pathlib.Path:
         """One row per (sample, metric): the value, or why it is missing."""
         path = self.path(RAW_TABLE)
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
+        with atomic_file(path, fsync=False) as f:
             for sample in sorted(samples, key=lambda s: (s.split, s.sample_id)):
                 for metric_id in metric_ids:
                     row = scorecard_pb2.RawMetricRow(
@@ -82,5 +89,14 @@ class RunOutputs:
                     else:
                         row.unavailable_reason = sample.unavailable.get(metric_id, "not computed")
                     f.write(schema.to_json_line(row))
-        os.replace(tmp, path)
         return path
+
+
+file_sha256 = resolver.sha256_of  # one file reader for every digest
+
+
+def jsonl_digests(output_dir: os.PathLike) -> Dict[str, str]:
+    """{file name: sha256} of every *.jsonl file in `output_dir` (not below it): what
+    Scorecard.output_sha256 records and what `worldeval merge` reads from a shard."""
+    return {p.name: file_sha256(p) for p in sorted(pathlib.Path(output_dir).glob("*.jsonl"))
+            if p.is_file()}

@@ -16,6 +16,11 @@ from proto import runtime_profile_pb2
 from proto import schema
 
 SECRET_VALUE = "sk-do-not-print-4b1f9e"
+# An import or a probe that should answer gets this long before the test fails (never
+# reached; a cold child interpreter on a busy machine takes seconds). A module that
+# never finishes importing gets HANG_TIMEOUT_S: it times out whatever the machine's load.
+WAIT = 60.0
+HANG_TIMEOUT_S = 1.0
 
 
 def _profile(text: str) -> runtime_profile_pb2.RuntimeProfile:
@@ -30,10 +35,12 @@ def _fake_package(root, name, body):
 
 @pytest.fixture(name="fake_modules")
 def _fake_modules(tmp_path, monkeypatch):
-    """A slow module and a fake torch without CUDA, importable by the subprocesses."""
+    """A module whose import never finishes, one that kills its importer and a fake torch
+    without CUDA, importable by the subprocesses."""
     root = tmp_path / "site"
     root.mkdir()
-    _fake_package(root, "slow_module_for_preflight", "import time\ntime.sleep(30)\n")
+    _fake_package(root, "hanging_module_for_preflight",
+                  "import threading\nthreading.Event().wait()\n")
     _fake_package(root, "crashing_module_for_preflight",
                   "import os, sys\nsys.stderr.write('native crash\\n')\nos._exit(3)\n")
     _fake_package(root, "torch", "__version__ = '0.0-fake'\n"
@@ -72,24 +79,37 @@ def _verdicts(report):
     return {v.metric_id: v for v in report.metrics}
 
 
-def test_modules_ready_missing_and_timed_out(fake_modules):
+def test_modules_ready_missing_and_timed_out(fake_modules, monkeypatch):
+    """The hanging import times out (a child that never answers: no timing decides it);
+    every other import gets WAIT, so a slow machine cannot make one time out. Fails if a
+    hang is not cut at the probe's timeout (the test would hang: Bazel's timeout), or if
+    the child after the hang or the crash is not a fresh one (After would not be ready)."""
     del fake_modules
+    real_ask = preflight_checks.ImportProbe.ask
+
+    def ask(probe, name):
+        # The probe's one timeout, chosen per module: short only for the hanging one.
+        hangs = name == "hanging_module_for_preflight"
+        probe._timeout_s = HANG_TIMEOUT_S if hangs else WAIT  # pylint: disable=protected-access
+        return real_ask(probe, name)
+
+    monkeypatch.setattr(preflight_checks.ImportProbe, "ask", ask)
     profile = _profile("""
         metrics { metric_id: "Ok" python_modules: "json" python_modules: "hashlib" }
         metrics { metric_id: "Missing" python_modules: "json"
                   python_modules: "no_such_module_for_preflight" }
-        metrics { metric_id: "Slow" python_modules: "slow_module_for_preflight" }
+        metrics { metric_id: "Slow" python_modules: "hanging_module_for_preflight" }
         metrics { metric_id: "Crash" python_modules: "crashing_module_for_preflight" }
         metrics { metric_id: "After" python_modules: "csv" }
     """)
-    report = preflight.run_preflight(profile, options=preflight.Options(import_timeout_s=2))
+    report = preflight.run_preflight(profile, options=preflight.Options(import_timeout_s=WAIT))
     v = _verdicts(report)
     assert v["Ok"].ready and not v["Ok"].reasons
     assert not v["Missing"].ready
     assert v["Missing"].reasons == [
         "import no_such_module_for_preflight failed: ModuleNotFoundError: No module named "
         "'no_such_module_for_preflight'"]
-    assert not v["Slow"].ready and "did not finish within 2 s" in v["Slow"].reasons[0]
+    assert not v["Slow"].ready and "did not finish within 1 s" in v["Slow"].reasons[0]
     assert v["Crash"].reasons == ["import crashing_module_for_preflight failed: the importing "
                                   "process died: native crash"]
     assert v["After"].ready  # a fresh child after the hang and the crash
@@ -152,7 +172,8 @@ def test_services_http_tcp_and_unreachable(http_service):
                                                      address: "http://127.0.0.1:{_closed_port()}" }} }}
             metrics {{ metric_id: "Unset" services {{ name: "y" address: "$TOYBENCH_UNSET_URL" }} }}
         """)
-        report = preflight.run_preflight(profile, options=preflight.Options(service_timeout_s=2))
+        report = preflight.run_preflight(profile, options=preflight.Options(
+            service_timeout_s=WAIT))  # each answers at once (or is refused): none times out
     v = _verdicts(report)
     assert v["Http"].ready and v["Http"].checks[0].detail.startswith("HTTP 200")
     assert v["Tcp"].ready

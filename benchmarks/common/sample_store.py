@@ -13,14 +13,20 @@ and the line records its sha256 under diagnostics "attachment_sha256/<name>". A 
 (`read_attachment`) gets the blob only when the file is there and its digest matches, so
 a resumed run, a merged one (tools/merge copies the folder) and a Ray run read what the
 worker computed, and an attachment lost or corrupted is simply computed again.
+
+A full disk (ENOSPC) is the environment's: a failed append leaves the lines before it as
+they were (a cut last line is skipped on resume), a failed rewrite (`atomic_file`, which
+the contract files of benchmarks/common/outputs.py use too) leaves the file as it was and
+no `.tmp`, and either raises an OSError naming the file (app_main: one line, exit 2).
 """
 
+import contextlib
 import hashlib
 import json
 import os
 import pathlib
 import urllib.parse
-from typing import Dict, Iterable, Optional, Tuple
+from typing import IO, Dict, Iterable, Iterator, Optional, Tuple
 
 from absl import logging
 from google.protobuf import json_format
@@ -30,6 +36,37 @@ from proto import scorecard_pb2
 
 CONFIG_DIGEST_KEY = "config_digest"
 ATTACHMENT_KEY = "attachment_sha256/"  # diagnostics key prefix, + the attachment's name
+
+
+def naming(path: os.PathLike, e: OSError) -> OSError:
+    """`e` as an OSError that names `path`, the file being written: a failed write, flush
+    or fsync (a full disk: ENOSPC) carries no file name of its own. Same errno, so the
+    same OSError subclass (raise it `from e`)."""
+    return OSError(e.errno, e.strerror or str(e), str(path))
+
+
+@contextlib.contextmanager
+def atomic_file(path: os.PathLike, binary: bool = False, fsync: bool = True) -> Iterator[IO]:
+    """A file to write `path` through, whole or not at all: written to `<path>.tmp`
+    (flushed and fsync'ed) and renamed over `path` when the block ends. When anything
+    fails (a full disk) the .tmp is removed, `path` keeps what it held, and an OSError
+    names `path`."""
+    path = pathlib.Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})
+                  ) as f:
+            yield f
+            f.flush()
+            if fsync:
+                os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if isinstance(e, OSError):
+            raise naming(path, e) from e
+        raise
 
 
 def config_digest(settings: dict) -> str:
@@ -110,14 +147,15 @@ class SampleStore:
         self._rewrite(list(self._samples.values()))
 
     def _rewrite(self, samples) -> None:
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
+        """Rewrites the file from `samples` (atomic_file: on a full disk the file keeps its
+        lines, no .tmp is left, and the OSError names it) and reopens it for appending."""
+        with atomic_file(self.path) as f:
             for sample in samples:
                 f.write(schema.to_json_line(sample))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
-        self._file = open(self.path, "a", encoding="utf-8")
+        try:
+            self._file = open(self.path, "a", encoding="utf-8")
+        except OSError as e:
+            raise naming(self.path, e) from e
 
     def put_in_order(self, keys: Iterable[Key]) -> None:
         """Rewrites the file with one line per sample, `keys` first in their order (then
@@ -159,21 +197,25 @@ class SampleStore:
         first, then its line (which then records their digests, not their bytes)."""
         sample.diagnostics[CONFIG_DIGEST_KEY] = self.digest
         self._write_attachments(sample)
-        self._file.write(schema.to_json_line(sample))
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        try:
+            self._file.write(schema.to_json_line(sample))
+            self._file.flush()
+            os.fsync(self._file.fileno())
+        except OSError as e:  # a full disk: the lines before stay; a cut one is skipped on resume
+            with contextlib.suppress(OSError):  # closed now, so that close() cannot fail again
+                self._file.close()
+            raise naming(self.path, e) from e
         self._samples[key_of(sample)] = sample
 
     def _write_attachments(self, sample: scorecard_pb2.SampleScore) -> None:
         for name, blob in sorted(sample.attachments.items()):
             path = attachment_path(self.path, key_of(sample), name)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(path.name + ".tmp")
-            with open(tmp, "wb") as f:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise naming(path.parent, e) from e
+            with atomic_file(path, binary=True) as f:
                 f.write(blob)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
             sample.diagnostics[ATTACHMENT_KEY + name] = hashlib.sha256(blob).hexdigest()
         sample.ClearField("attachments")
 
@@ -186,7 +228,10 @@ class SampleStore:
         return list(self._samples.values())
 
     def close(self) -> None:
-        self._file.close()
+        try:
+            self._file.close()
+        except OSError as e:
+            raise naming(self.path, e) from e
 
     def __enter__(self):
         return self

@@ -1,5 +1,11 @@
-"""The per-sample store keeps every finished sample across an interruption."""
+"""The per-sample store keeps every finished sample across an interruption (a kill, a
+full disk: full_disk.py simulates one)."""
 
+import errno
+
+import pytest
+
+from benchmarks.common import full_disk
 from benchmarks.common import sample_store
 from proto import scorecard_pb2
 
@@ -106,3 +112,79 @@ def test_checkpoint_settings_change_with_a_checkpoints_file_only():
     assert digest(ref("aa")) == digest(ref("aa", "/elsewhere"))  # moved, same file
     assert digest(ref("aa")) != digest(ref("bb"))
     assert sample_store.checkpoint_settings([ref("")]) == [("m", "org/x@r1")]
+
+
+def _stored(path):
+    return [line for line in path.read_text().splitlines()]
+
+
+def _fill(path, ids, resume=False):
+    with sample_store.SampleStore(path, "d1", resume=resume) as store:
+        for sid in ids:
+            if ("synthetic", sid) not in store:
+                store.append(_sample(sid, float(len(sid))))
+        store.put_in_order(("synthetic", sid) for sid in ids)
+
+
+IDS = ("a", "bb", "ccc", "dddd")
+
+
+@pytest.mark.parametrize("fail_at", [1, 2, 3, 4, 5, 6])  # 4 appends, then the rewrite
+def test_a_full_disk_names_the_store_keeps_its_lines_and_resume_equals_a_clean_run(
+        tmp_path, fail_at):
+    clean = tmp_path / "clean.jsonl"
+    _fill(clean, IDS)
+    path = tmp_path / "s.jsonl"
+    with pytest.MonkeyPatch.context() as mp:
+        disk = full_disk.install(mp, fail_at)
+        with pytest.raises(OSError) as raised:
+            _fill(path, IDS)
+    assert disk.full
+    assert raised.value.errno == errno.ENOSPC and raised.value.filename == str(path)
+    assert not list(tmp_path.glob("*.tmp"))
+    whole = path.read_text().split("\n")[:-1]  # the last: "" or the line the disk cut
+    assert whole == _stored(clean)[:len(whole)]  # what was stored is kept, as it was
+    assert len(whole) >= min(fail_at - 1, len(IDS))
+    _fill(path, IDS, resume=True)
+    assert path.read_text() == clean.read_text()
+
+
+def test_a_full_disk_when_a_store_is_opened_leaves_it_as_it_was(tmp_path):
+    path = tmp_path / "s.jsonl"
+    _fill(path, IDS)
+    before = path.read_bytes()
+    with pytest.MonkeyPatch.context() as mp:
+        full_disk.install(mp, fail_at=1)
+        with pytest.raises(OSError, match="No space left") as raised:
+            sample_store.SampleStore(path, "d1", resume=True)  # its rewrite fails
+    assert raised.value.filename == str(path)
+    assert path.read_bytes() == before and not list(tmp_path.glob("*.tmp"))
+
+
+def test_a_full_disk_writing_an_attachment_names_it_and_leaves_no_tmp(tmp_path):
+    path = tmp_path / "s.jsonl"
+    with sample_store.SampleStore(path, "d1", resume=False) as store:
+        sample = _sample("a")
+        sample.attachments["emb.npy"] = b"\x00" * 64
+        with pytest.MonkeyPatch.context() as mp:
+            full_disk.install(mp, fail_at=1)
+            with pytest.raises(OSError) as raised:
+                store.append(sample)
+    assert raised.value.errno == errno.ENOSPC
+    assert raised.value.filename == str(
+        sample_store.attachment_path(path, ("synthetic", "a"), "emb.npy"))
+    assert not [p for p in tmp_path.rglob("*") if p.is_file() and p != path]
+    assert path.read_text() == ""
+
+
+def test_atomic_file_keeps_the_old_file_when_the_writer_fails(tmp_path):
+    path = tmp_path / "f.json"
+    path.write_text("old")
+    with pytest.raises(KeyError):
+        with sample_store.atomic_file(path) as f:
+            f.write("new")
+            raise KeyError("a bug in the writer")
+    assert path.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["f.json"]
+    with sample_store.atomic_file(path) as f:
+        f.write("new")
+    assert path.read_text() == "new"

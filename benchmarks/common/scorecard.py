@@ -2,7 +2,7 @@
 
 import collections
 import dataclasses
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from benchmarks.common import intervals
 from proto import scorecard_pb2
@@ -18,6 +18,14 @@ class MetricSpec:
       family: the metric family (benchmarks/common/family.py) that fills it.
       backends: the backend names that can compute it; the first is the official one.
       output_files: the official output files that carry it.
+      official_range: (low, high) a value can take in the official output files, on
+        the scale the official per-sample file writes it (a metric with no per-sample
+        file: its model-level value's scale); None on a side: unbounded there. Importers
+        refuse a value outside it, and any NaN or infinity (metric_table.MetricTable.
+        check_official_value). None: any finite value.
+      nominal_range: the narrower range the official docs give, which the official
+        arithmetic can still leave (e.g. a score that can go negative on repeated
+        events); a value outside it but inside official_range is kept, with a warning.
     """
 
     id: str
@@ -31,6 +39,8 @@ class MetricSpec:
     family: str = ""
     backends: Tuple[str, ...] = ()
     output_files: Tuple[str, ...] = ()
+    official_range: Optional[Tuple[Optional[float], Optional[float]]] = None
+    nominal_range: Optional[Tuple[Optional[float], Optional[float]]] = None
 
 
 def aggregate(spec: MetricSpec, samples: Iterable[scorecard_pb2.SampleScore],
@@ -86,6 +96,23 @@ def _record_coverage(result: scorecard_pb2.MetricResult,
     for key, reason in missing:
         result.missing_sample_ids.append(key)
         result.missing_reasons[key] = reason
+
+
+def record_refused(result: scorecard_pb2.MetricResult, refused: Mapping[str, str]) -> None:
+    """The samples ("split/id" -> reason) whose value of `result`'s metric an importer
+    refused (metric_table.ValueChecks): in its coverage when it has a value from the
+    others, else in the reason it is unavailable."""
+    if not refused:
+        return
+    if not result.available:
+        first = sorted(refused)[0]
+        result.unavailable_reason = (f"no usable value: {len(refused)} refused (first: "
+                                     f"{refused[first]})")
+        return
+    result.expected_sample_count = result.sample_count + len(refused)
+    for key in sorted(refused):
+        result.missing_sample_ids.append(key)
+        result.missing_reasons[key] = refused[key]
 
 
 def unavailable(spec: MetricSpec, reason: str,

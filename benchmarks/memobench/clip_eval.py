@@ -89,7 +89,7 @@ def load(clip: GeneratedClip, rows, data_root: pathlib.Path, max_side: int) -> L
     if clip.error:
         raise InputError(clip.source, "a readable folder of generated clips", clip.error)
     gt = ground_truth(clip, rows, data_root)
-    warnings = list(gt.notes)
+    warnings = list(gt.notes) + list(clip.warnings)  # + sources of the clip not read
     # MemoBench's frame rule: string order = numeric order; a gap is kept, with a warning.
     warnings += frame_order.gap_warnings(clip.source)
     # Each generated file is read once, for its frame and the clip's digest; a video by

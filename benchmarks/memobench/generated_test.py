@@ -102,3 +102,56 @@ def test_an_unlistable_root_is_bad_input(tmp_path, monkeypatch):
     _unlistable(monkeypatch, "Synthetic")
     with pytest.raises(InputError, match=r"Synthetic: expected .*cannot be listed"):
         generated.discover_synthetic(root)
+
+
+def test_folders_and_videos_not_taken_as_clips_are_named(tmp_path):
+    root = tmp_path / "Synthetic"
+    _touch(root / "Barnyard" / "Barnyard_001" / "frames" / "00000.png")
+    _touch(root / "Barnyard" / "-Barnyard_002" / "frames" / "00000.png")
+    _touch(root / "Barnyard" / "Barnyard_003 copy" / "frames" / "00000.png")
+    _touch(root / "Barnyard" / "notes.txt")                     # not a folder or video: quiet
+    _touch(root / "Barnyard_004 copy" / "frames" / "00000.png")  # a clip folder at the root
+    _touch(root / "clip.mp4")
+    _touch(root / "Barnyard" / "Barnyard_005.mp4")             # a flat video, not at the root
+    skipped = []
+    clips = generated.discover_synthetic(root, skipped)
+    assert [c.clip_id for c in clips] == ["Barnyard_001"]
+    assert [s.split(": ", 1)[0] for s in skipped] == [
+        str(root / "Barnyard" / "-Barnyard_002"), str(root / "Barnyard" / "Barnyard_003 copy"),
+        str(root / "Barnyard" / "Barnyard_005.mp4"), str(root / "Barnyard_004 copy"),
+        str(root / "clip.mp4")]
+    assert all(": not evaluated: " in s and "{Scene}_{NNN}" in s for s in skipped)
+    assert "a {clip}.mp4 is read at the root only" in skipped[2]
+    real = tmp_path / "Real"
+    _touch(real / "001" / "frames" / "00001.png")
+    _touch(real / "001 copy" / "frames" / "00001.png")
+    _touch(real / "x.mp4")
+    skipped = []
+    assert [c.clip_id for c in generated.discover_real(real, skipped)] == ["001"]
+    assert [s.split(": ", 1)[0] for s in skipped] == [str(real / "001 copy"),
+                                                      str(real / "x.mp4")]
+
+
+def test_sources_not_read_are_named_in_the_clips_warnings(tmp_path):
+    root = tmp_path / "Synthetic"
+    clip = root / "Barnyard" / "Barnyard_001"
+    _touch(clip / "frames" / "00000.png")
+    _touch(clip / "video.mp4")
+    _touch(clip / "Barnyard_001.mp4")
+    _touch(root / "Barnyard" / "Barnyard_002" / "frames" / "00000.png")
+    _touch(root / "Havana_001.mp4")
+    _touch(root / "Havana_001" / "frames" / "1.png")
+    clips = {c.clip_id: c for c in generated.discover_synthetic(root)}
+    assert clips["Barnyard_001"].source == clip / "video.mp4"  # the choice is unchanged
+    assert clips["Barnyard_001"].warnings == (
+        f"{clip}: read video.mp4; also there, not read: frames/, Barnyard_001.mp4 (the "
+        "first of video.mp4, frames/, samples-rgb/, the folder's own images is read, as "
+        "discovery reads a clip folder)",)
+    assert clips["Barnyard_002"].warnings == ()
+    [flat] = clips["Havana_001"].warnings
+    assert flat.startswith(f"{root / 'Havana_001'}: a folder of the same clip as Havana_001.mp4")
+    real = tmp_path / "Real"
+    _touch(real / "7.mp4")
+    _touch(real / "real_7" / "0001.png")
+    [clip7] = generated.discover_real(real)
+    assert clip7.source == real / "7.mp4" and "real_7: a folder" in clip7.warnings[0]

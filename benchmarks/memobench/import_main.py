@@ -61,12 +61,14 @@ def collect(model_name):
     found, names, inputs = {}, [], {}
     if EVAL_CSV.value:
         path = paths.user_path(EVAL_CSV.value)
-        found["eval"], inputs["eval_csv"] = files_lib.read_eval_csv(path), path
+        found["eval"] = files_lib.require_rows(files_lib.read_eval_csv(path), "--eval_csv")
+        inputs["eval_csv"] = path
         names.append(path.parent.name)
     for kind, value in sources.items():
         if value:
             path = paths.user_path(value)
             found[kind], name = files_lib.find_model(kind, path, model_name, f"--{kind}_dir")
+            files_lib.require_rows(found[kind], f"--{kind}_dir")  # a header-only file
             inputs[f"{kind}_dir"] = path
             names.append(name)
     csv = None

@@ -20,6 +20,7 @@ from typing import Optional
 import pandas as pd
 
 from benchmarks.common import engine
+from benchmarks.common import gate
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.common.errors import InputError
@@ -91,6 +92,10 @@ def _from_step(spec, kind, step: files_lib.StepResults, row: dict, samples, note
 def _one_metric(spec, from_step, csv_value: float, csv_given: bool, notes):
     """The step files' value when they have one, else leaderboard.csv's, else why neither."""
     fmt = leaderboard.FLOAT_FORMAT
+    if isinstance(csv_value, str):  # refused by _screened_csv: the reason
+        if from_step is not None and from_step.available:
+            return from_step
+        return card_lib.unavailable(spec, csv_value, BACKENDS["leaderboard"])
     if from_step is not None and from_step.available:
         if pd.notna(csv_value) and fmt % from_step.value != fmt % csv_value:
             notes.append(f"{spec.id}: leaderboard.csv says {fmt % csv_value}, the step files "
@@ -122,6 +127,18 @@ def _metric_results(results: files_lib.ModelResults, csv_row: Optional[dict], sa
         metrics.append(_one_metric(spec, from_step, (csv_row or {}).get(spec.id, math.nan),
                                    csv_row is not None, notes))
     return metrics
+
+
+def _screened_csv(csv: "LeaderboardRow", checks) -> dict:
+    """leaderboard.csv's values, each one that is not finite or outside its metric's range
+    (ORS and VQA x100 there) replaced by its reason (so the metric is unavailable)."""
+    values = {}
+    for metric, value in csv.values.items():
+        scale = 100 if rows_lib.step_kind(metric) in ("ors", "vqa") else 1
+        reason = None if pd.isna(value) else checks.check(
+            f"{csv.path.name} row {csv.model}", metric, value, scale)
+        values[metric] = reason or value
+    return values
 
 
 @dataclasses.dataclass(frozen=True)
@@ -156,16 +173,20 @@ def build(results: files_lib.ModelResults, model_name: str,
           csv: Optional[LeaderboardRow] = None):
     """(scorecard, samples) from one model's official results and/or its leaderboard row."""
     merge = rows_lib.RowMerge()
-    for kind, add in (("eval", merge.add_eval), ("ors", merge.add_ors), ("vqa", merge.add_vqa)):
+    for kind in rows_lib.STEPS:
         step = getattr(results, kind)
         if step is not None:
-            add(step.frame)
+            merge.add(kind, step)  # values not finite or out of range: out of the means
             merge.notes += step.notes
     samples = merge.finish()
     card = scorecard_pb2.Scorecard(benchmark_id="memobench", model_name=model_name,
                                    benchmark_version="memobench/imported")
     notes = []
-    card.metrics.extend(_metric_results(results, csv.values if csv else None, samples, notes))
+    csv_values = _screened_csv(csv, merge.checks) if csv else None
+    card.metrics.extend(_metric_results(results, csv_values, samples, notes))
+    for result in card.metrics:
+        card_lib.record_refused(result, merge.rejected.get(result.id, {}))
+    notes += merge.checks.notes()
     present = [k for k in rows_lib.STEPS if getattr(results, k) is not None]
     lines = [verification.describe_step(rows_lib.STEPS[k], merge.evaluated[rows_lib.STEPS[k].name],
                                         merge.failed[rows_lib.STEPS[k].name])
@@ -181,12 +202,11 @@ def build(results: files_lib.ModelResults, model_name: str,
     # leaderboard.csv).
     evaluated = {s.name: (merge.evaluated[s.name] if k in present else None)
                  for k, s in rows_lib.STEPS.items()}
-    blockers = [card_lib.blocker(scorecard_pb2.IMPORTED_NOT_RECOMPUTED,
-                                 "imported from the official outputs, not recomputed")]
-    blockers += verification.coverage_blockers(evaluated, merge.failed, card.metrics)
-    blockers += verification.metric_blockers(card.metrics, per_metric_coverage=False)
-    card.verification.CopyFrom(card_lib.verification(blockers, [], card.coverage.evaluated,
-                                                     imported=True))
+    facts = gate.Facts(
+        required=[spec.id for spec in metric_specs.LEADERBOARD],
+        coverage_rule=lambda card: verification.coverage_blockers(evaluated, merge.failed,
+                                                                  card.metrics))
+    card.verification.CopyFrom(gate.assess_import(card, facts, "clips"))
     if results.vqa is not None or (csv and pd.notna(csv.values.get("InstructionFollowing"))):
         notes.append(verification.VQA_COVERAGE_NOTE)
     card.notes.extend(merge.notes + merge.duplicate_notes() + notes)
@@ -194,9 +214,11 @@ def build(results: files_lib.ModelResults, model_name: str,
 
 
 def build_scorecard(path: pathlib.Path, model_name: str):
-    """(scorecard, samples) for one official eval CSV alone."""
-    return build(files_lib.ModelResults(files_lib.canonical_key(model_name),
-                                        eval=files_lib.read_eval_csv(path)), model_name)
+    """(scorecard, samples) for one official eval CSV alone (InputError when it is
+    unreadable, lacks the columns or has no row)."""
+    step = files_lib.require_rows(files_lib.read_eval_csv(path), "--eval_csv")
+    return build(files_lib.ModelResults(files_lib.canonical_key(model_name), eval=step),
+                 model_name)
 
 
 def write_outputs(out_dir: pathlib.Path, card, samples,

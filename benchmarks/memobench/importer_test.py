@@ -1,5 +1,6 @@
 """Importing official-shaped outputs reproduces leaderboard.py's per-model numbers."""
 
+import json
 import math
 
 import numpy as np
@@ -81,6 +82,25 @@ def test_bad_files_name_the_path(tmp_path):
     (tmp_path / "bad.csv").write_text("a,b\n1,2\n")
     with pytest.raises(InputError, match=r"bad\.csv.*no id, data_type"):
         importer.build_scorecard(tmp_path / "bad.csv", "M")
+
+
+def test_a_header_only_eval_csv_is_nothing_to_import(tmp_path):
+    _official_csv(tmp_path / "eval_both.csv").iloc[:0].to_csv(tmp_path / "h.csv", index=False)
+    with pytest.raises(InputError, match=r"h\.csv: expected at least one clip row .*found a "
+                                         r"header and no rows"):
+        importer.build_scorecard(tmp_path / "h.csv", "M")
+
+
+def test_a_cell_that_is_not_a_number_is_named_with_its_row_and_clip(tmp_path):
+    df = _official_csv(tmp_path / "eval_both.csv").astype({"GT_ALL_SSIM": object})
+    df.loc[1, "GT_ALL_SSIM"] = "abc"
+    df.loc[2, "GT_ALL_SSIM"] = "x"
+    df.to_csv(tmp_path / "bad.csv", index=False)
+    with pytest.raises(InputError) as raised:
+        importer.build_scorecard(tmp_path / "bad.csv", "M")
+    assert str(raised.value) == (
+        f"{tmp_path / 'bad.csv'}: expected numbers in column GT_ALL_SSIM, found 'abc' on "
+        "row 3 (the header is row 1; clip Barnyard_002), and 1 more such cells")
 
 
 def _values(card):
@@ -188,3 +208,99 @@ def test_steps_and_a_leaderboard_csv_together(tmp_path):
     assert metrics["ORS"].backend.name.endswith("leaderboard.py output")
     assert any(n.startswith("VisualQuality: leaderboard.csv says") for n in card.notes)
     assert not any(n.startswith("MotionSmoothness: leaderboard.csv") for n in card.notes)
+
+
+def test_impossible_eval_csv_values_are_per_clip_errors_not_headlines(tmp_path):
+    df = _official_csv(tmp_path / "eval_both.csv")
+    valid = df.copy()
+    df.loc[0, "GT_ALL_SSIM"] = 7.5
+    df.loc[1, "GT_ALL_PSNR"] = -40.0
+    df.loc[2, "GT_ALL_PSNR"] = math.inf
+    df.loc[1, "GT_ALL_LPIPS"] = -0.25
+    df.loc[2, "VisualQuality"] = 100.5
+    df.to_csv(tmp_path / "bad.csv", index=False)
+    assert ",inf," in (tmp_path / "bad.csv").read_text()  # as pandas writes it
+    card, samples = importer.build_scorecard(tmp_path / "bad.csv", "M")
+    metrics = {m.id: m for m in card.metrics}
+    ssim = metrics["GT_ALL_SSIM"]
+    assert ssim.value == pytest.approx(valid["GT_ALL_SSIM"][1:3].mean(), abs=1e-12)
+    assert ssim.sample_count == 2 and ssim.expected_sample_count == 3
+    assert list(ssim.missing_sample_ids) == ["synthetic/Barnyard_001"]
+    assert ssim.missing_reasons["synthetic/Barnyard_001"] == (
+        "bad.csv row 2 (clip Barnyard_001): GT_ALL_SSIM 7.5 is outside its official range "
+        "[-1, 1]")
+    psnr = metrics["GT_ALL_PSNR"]
+    assert psnr.value == valid["GT_ALL_PSNR"][0] and psnr.sample_count == 1
+    assert "GT_ALL_PSNR -40.0 is outside its official range [0, 148.14]" in (
+        psnr.missing_reasons["synthetic/Barnyard_002"])
+    assert "GT_ALL_PSNR inf is not a finite number" in psnr.missing_reasons["real/001"]
+    assert metrics["GT_ALL_LPIPS"].sample_count == 2
+    assert metrics["VisualQuality"].value == pytest.approx(
+        valid["VisualQuality"][0:2].mean(), abs=1e-12)
+    first = next(s for s in samples if s.sample_id == "Barnyard_001")
+    assert "7.5 is outside" in first.unavailable["GT_ALL_SSIM"]
+    assert "GT_ALL_SSIM" not in first.metrics and not any(
+        math.isinf(v) for s in samples for v in s.metrics.values())
+    note = next(n for n in card.notes if n.startswith("5 imported values are not finite"))
+    assert "bad.csv row 2 (clip Barnyard_001) GT_ALL_SSIM=7.5" in note
+    assert scorecard_pb2.INCOMPLETE_METRIC_COVERAGE in {
+        b.reason for b in card.verification.blocking}
+
+
+def test_a_negative_ssim_or_an_lpips_above_one_is_kept_with_a_warning(tmp_path):
+    df = _official_csv(tmp_path / "eval_both.csv")
+    df.loc[0, "GT_ALL_SSIM"], df.loc[1, "GT_ALL_LPIPS"] = -0.2, 1.3
+    df.to_csv(tmp_path / "odd.csv", index=False)
+    card, _ = importer.build_scorecard(tmp_path / "odd.csv", "M")
+    metrics = {m.id: m for m in card.metrics}
+    assert metrics["GT_ALL_SSIM"].value == pytest.approx(_leaderboard_mean(df, "GT_ALL_SSIM"))
+    assert metrics["GT_ALL_LPIPS"].sample_count == 3
+    assert any(n.startswith("2 imported values are outside their metric's nominal range")
+               for n in card.notes)
+
+
+def test_impossible_ors_and_vqa_values_are_per_clip_errors(tmp_path):
+    clips = fixture.SOME_CLIPS
+    ors_path = fixture.write_ors_csv(tmp_path / "ors_scores.csv", clips, 2)
+    ors = pd.read_csv(ors_path, dtype={"clip_id": str})
+    valid = ors["ors"].copy()
+    ors.loc[0, "ors"], ors.loc[1, "ors"] = 1.5, -math.inf
+    ors.to_csv(ors_path, index=False)
+    vqa_dir = fixture.write_vqa_dir(tmp_path / "vqa", ["Barnyard_001", "Barnyard_002"], 3)
+    first = pd.read_csv(vqa_dir / "Barnyard-1.csv")
+    score = json.loads(first.loc[0, "score"])
+    score["Instruction Following"] = math.inf  # json.dumps writes Infinity
+    first.loc[0, "score"] = json.dumps(score)
+    first.to_csv(vqa_dir / "Barnyard-1.csv", index=False)
+    results = files_lib.ModelResults("m", ors=files_lib.read_ors_csv(ors_path),
+                                     vqa=files_lib.read_vqa_dir(vqa_dir))
+    card, samples = importer.build(results, "m")
+    metrics = {m.id: m for m in card.metrics}
+    assert metrics["ORS"].value == pytest.approx(valid[2:].mean() * 100, abs=1e-12)
+    assert metrics["ORS"].sample_count == len(clips) - 2
+    assert metrics["ORS"].missing_reasons["synthetic/Barnyard_001"] == (
+        "ors_scores.csv row 2 (clip Barnyard_001): ORS 1.5 is outside its official range "
+        "[0, 1]")
+    follow = metrics["InstructionFollowing"]
+    assert follow.sample_count == 1 and math.isfinite(follow.value)
+    assert list(follow.missing_reasons.items()) == [("synthetic/Barnyard_001", (
+        "Barnyard-1.csv (clip Barnyard-1): InstructionFollowing inf is not a finite number"))]
+    assert "InstructionFollowing" not in samples[0].metrics  # Barnyard_001
+
+
+def test_impossible_leaderboard_csv_values_make_the_metric_unavailable(tmp_path):
+    table = leaderboard.build_table(files_lib.load_all(**fixture.build_tree(tmp_path)))
+    wan = table["Model"] == "Wan2.2"
+    table.loc[wan, "GT_ALL_SSIM"], table.loc[wan, "ORS"] = 2.436, 150.0
+    table.loc[wan, "PhysicsAdherence"] = math.inf
+    path = leaderboard.write_csv(table, tmp_path / "leaderboard.csv")
+    card, _ = importer.build(files_lib.ModelResults("wan2.2"), "Wan2.2",
+                             importer.leaderboard_row(path, "Wan2.2"))
+    metrics = {m.id: m for m in card.metrics}
+    assert metrics["GT_ALL_SSIM"].unavailable_reason == (
+        "leaderboard.csv row Wan2.2: GT_ALL_SSIM 2.436 is outside its official range [-1, 1]")
+    assert "ORS 150.0 is outside its official range [0, 100]" in metrics["ORS"].unavailable_reason
+    assert "PhysicsAdherence inf is not a finite" in metrics["PhysicsAdherence"].unavailable_reason
+    assert not any(metrics[m].available for m in ("GT_ALL_SSIM", "ORS", "PhysicsAdherence"))
+    assert metrics["GT_ALL_PSNR"].available and metrics["VisualQuality"].available
+    assert any(n.startswith("3 imported values are not finite") for n in card.notes)

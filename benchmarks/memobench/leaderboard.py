@@ -51,7 +51,8 @@ def _mean(step: files_lib.StepResults, column: str):
     try:
         return step.frame[column].mean(skipna=True)
     except TypeError as e:  # a column holding text: leaderboard.py raises here too
-        raise InputError(step.path, f"numbers in column {column}", str(e)) from e
+        raise InputError(step.path, f"numbers in column {column}",
+                         files_lib.first_non_number(step.frame, column)) from e
 
 
 def aggregate_model(results: files_lib.ModelResults) -> dict:

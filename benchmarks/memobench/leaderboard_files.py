@@ -101,6 +101,33 @@ def _read_csv(path: pathlib.Path, what: str, required, dtype) -> pd.DataFrame:
     return df
 
 
+def first_non_number(frame: pd.DataFrame, column: str) -> str:
+    """The first cell of `column` that is not a number, with its row (the header is row
+    1, as a spreadsheet shows the file) and clip: "'abc' on row 3 (clip Barnyard_002)"."""
+    cells = frame[column]
+    numbers = pd.to_numeric(cells, errors="coerce")
+    bad = [(n, index) for n, index in enumerate(cells.index)
+           if pd.notna(cells[index]) and pd.isna(numbers[index])]
+    if not bad:
+        return "a column pandas cannot average"
+    n, index = bad[0]
+    clip = next((frame.at[index, c] for c in ("id", "clip_id", "folder") if c in frame.columns),
+                None)
+    where = f" in {frame.at[index, 'file']}" if "file" in frame.columns else ""
+    return (f"{cells[index]!r} on row {n + 2}{where} (the header is row 1"
+            + (f"; clip {clip}" if clip is not None and pd.notna(clip) else "") + ")"
+            + (f", and {len(bad) - 1} more such cells" if len(bad) > 1 else ""))
+
+
+def require_rows(step: StepResults, flag: str) -> StepResults:
+    """`step` when its file has at least one row; InputError naming the file otherwise
+    (a header-only file is nothing to import, not a run of 0 clips)."""
+    if len(step.frame.index) == 0:
+        raise InputError(step.path, f"at least one clip row under the header ({flag}; "
+                         "nothing to import otherwise)", "a header and no rows")
+    return step
+
+
 def read_eval_csv(path: pathlib.Path) -> StepResults:
     """An eval_*.csv of run_eval.py (spec §5); clip ids kept as text ("001")."""
     return StepResults(path, _read_csv(path, "an official MemoBench eval_*.csv",

@@ -42,8 +42,13 @@ def write_eval_csv(path: pathlib.Path, clips: Sequence[Clip], seed: int,
         row = dict(base)
         row.update({c: float(rng.uniform(0, 100)) for c in eval_csv.COLUMNS[3:]})
         row.update(num_frames=81, h_start=20, r_start=50, gt_frames=300)
-        row["ImageRewardScore"] = float(rng.uniform(-2, 2))  # as if raw: the _pct is read
+        # run_eval.py overwrites ImageRewardScore with the 0-100 _pct; a different 0-100
+        # value here shows which of the two columns is read.
+        row["ImageRewardScore"] = float(rng.uniform(0, 100))
         row["CameraControllability"] = camera_scale * float(rng.uniform(0, 1))
+        for phase in ("O", "H", "R"):  # SSIM and LPIPS are 0-1 (spec §4.7)
+            row[f"GT_{phase}_SSIM"] /= 100
+            row[f"GT_{phase}_LPIPS"] /= 100
         row["GT_ALL_SSIM"], row["GT_ALL_LPIPS"] = rng.uniform(0, 1, 2)
         if i % 3 == 1:
             row["ImageRewardScore_pct"] = row["ImageRewardScore"] = np.nan

@@ -86,3 +86,32 @@ def test_import_binary_leaderboard_csv_alone_and_bad_flags(tmp_path):
     assert done.returncode == 2 and "both" in done.stderr
     done = _run("import", ["--output_dir=out"], tmp_path)
     assert done.returncode == 2 and "at least one source" in done.stderr
+
+
+def test_import_binary_refuses_a_header_only_eval_csv_and_names_a_bad_cell(tmp_path):
+    """Nothing to import is exit 2 naming the file (not "0 of 0 expected", exit 0); a cell
+    that is not a number is named with its row and clip (not pandas' whole column)."""
+    roots = fixture.build_tree(tmp_path / "in")
+    model_dir, source = next((d, files_lib.latest_eval_csv(d))
+                             for d in sorted(pathlib.Path(roots["eval_dir"]).iterdir())
+                             if d.is_dir() and files_lib.latest_eval_csv(d))
+    frame = pd.read_csv(source, dtype={"id": str})
+    frame.iloc[:0].to_csv(tmp_path / "eval_header.csv", index=False)
+    done = _run("import", [f"--eval_csv={tmp_path / 'eval_header.csv'}", "--output_dir=out"],
+                tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "eval_header.csv: expected at least one clip row" in done.stderr
+    assert not (tmp_path / "out" / "scorecard.json").exists()
+    header_dir = tmp_path / "header_dir" / model_dir.name
+    header_dir.mkdir(parents=True)
+    frame.iloc[:0].to_csv(header_dir / "eval_both.csv", index=False)
+    done = _run("import", [f"--eval_dir={header_dir}", "--output_dir=out2"], tmp_path)
+    assert done.returncode == 2 and "a header and no rows" in done.stderr, done.stderr
+    bad = frame.astype({"VisualQuality": object})
+    bad.loc[1, "VisualQuality"] = "high"
+    bad.to_csv(tmp_path / "eval_bad.csv", index=False)
+    done = _run("import", [f"--eval_csv={tmp_path / 'eval_bad.csv'}", "--output_dir=out3"],
+                tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert (f"eval_bad.csv: expected numbers in column VisualQuality, found 'high' on row 3 "
+            f"(the header is row 1; clip {frame['id'][1]})") in done.stderr

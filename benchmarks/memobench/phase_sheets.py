@@ -2,8 +2,10 @@
 
 Values are in GT frame space. Rows are read exactly as the official `run_eval.py` reads
 them: synthetic rows with skip == "yes" (any case) and rows whose boundaries do not
-parse as numbers are dropped; numbers go through `int(float(x))`; of two rows for the
-same clip the last wins; exits > re-enter is kept (map_keyframes then clamps re-enter).
+parse as numbers are dropped; numbers go through `int(float(x))` (9.7 is frame 9, kept
+with a note naming the cell); of two rows for the same clip the last wins; exits >
+re-enter is kept (map_keyframes then clamps re-enter). A negative boundary is not a GT
+frame: that row is dropped here, its clip an error naming the sheet, row and value.
 None of that is silent here: each such row is named (sheet and spreadsheet row number,
 the header being row 1) in `SheetRows.problems`, a dropped row's clip in `dropped`, and
 a kept but suspect row in its `PhaseRow.notes` (which the clip's diagnostics carry).
@@ -41,8 +43,11 @@ class SheetRows(dict):
         self.dropped: Dict[str, str] = {}  # clip id -> why its row was dropped
         self.problems: List[str] = []   # every dropped, duplicate or suspect row
 
-    def _add(self, clip: str, row: PhaseRow, number: int, first_numbers: Dict[str, int]):
+    def _add(self, clip: str, row: PhaseRow, number: int, first_numbers: Dict[str, int],
+             truncated: str = ""):
         notes = []
+        if truncated:
+            notes.append(f"{self.path} row {number} ({clip}): {truncated}")
         if row.h_gt > row.r_gt:
             notes.append(f"{self.path} row {number} ({clip}): exits {row.h_gt} > re-enter "
                          f"{row.r_gt}; used as run_eval.py uses it (the mapped re-enter "
@@ -107,6 +112,32 @@ def _not_numbers(row, columns) -> str:
             "has no phase boundaries")
 
 
+def _shown(value) -> str:
+    """A cell as the sheet shows it: text quoted, a number as a spreadsheet shows it
+    (9.7, and -5 for the -5.0 that pandas reads from a column with a blank cell)."""
+    if isinstance(value, str):
+        return repr(value)
+    number = float(value)
+    return str(int(number)) if number.is_integer() else str(number)
+
+
+def _truncated(row, columns) -> str:
+    """What int(float(x)) cuts off a boundary that is not a whole number ("" if none)."""
+    cut = [c for c in columns if float(row[c]) != _as_int(row[c])]
+    if not cut:
+        return ""
+    return (", ".join(f"{c} {_shown(row[c])}" for c in cut) + " not a whole number; used "
+            "as " + ", ".join(f"{c} {_as_int(row[c])}" for c in cut)
+            + ", as run_eval.py's int(float(x)) reads it")
+
+
+def _negative(row, columns) -> str:
+    """Why a row with a negative boundary is dropped ("" if none is negative)."""
+    bad = [f"{c} {_shown(row[c])}" for c in columns if _as_int(row[c]) < 0]
+    return (", ".join(bad) + " is negative: a phase boundary is a GT frame index (0 or "
+            "more), so the clip has no phase boundaries") if bad else ""
+
+
 def _number(index) -> int:
     return int(index) + 2  # the spreadsheet's row number: the header is row 1
 
@@ -126,8 +157,11 @@ def read_synthetic_sheet(path: pathlib.Path) -> Dict[str, PhaseRow]:
         if h is None or r is None:
             rows._drop(clip, _number(index), _not_numbers(row, ["exits", "re-enter"]))
             continue
+        if _negative(row, ["exits", "re-enter"]):
+            rows._drop(clip, _number(index), _negative(row, ["exits", "re-enter"]))
+            continue
         rows._add(clip, PhaseRow(h_gt=h, r_gt=r, prompt=str(row.get("prompt", "")).strip()),
-                  _number(index), first)
+                  _number(index), first, _truncated(row, ["exits", "re-enter"]))
     return rows
 
 
@@ -142,7 +176,11 @@ def read_real_sheet(path: pathlib.Path) -> Dict[str, PhaseRow]:
         if clip is None or h is None or r is None:
             rows._drop(name, _number(index), _not_numbers(row, ["id", "exit", "reenter"]))
             continue
-        rows._add(name, PhaseRow(h_gt=h, r_gt=r), _number(index), first)
+        if _negative(row, ["exit", "reenter"]):
+            rows._drop(name, _number(index), _negative(row, ["exit", "reenter"]))
+            continue
+        rows._add(name, PhaseRow(h_gt=h, r_gt=r), _number(index), first,
+                  _truncated(row, ["id", "exit", "reenter"]))
     return rows
 
 

@@ -95,3 +95,31 @@ def test_header_only_and_real_rows(tmp_path):
     assert list(rows) == ["002"] and rows.dropped == {}
     assert rows.problems == [f"{tmp_path / 'r2.csv'} row 2: id 'x' not a number; run_eval.py "
                              "drops such a row, so the clip has no phase boundaries"]
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".csv"])
+def test_a_fractional_boundary_is_kept_as_upstream_and_noted(tmp_path, suffix):
+    df = pd.DataFrame({"video_folder": ["Barnyard_001", "Barnyard_002"],
+                       "exits": [9.7, 10], "re-enter": [20, 30]})
+    path = _write(df, tmp_path / ("s" + suffix))
+    rows = phase_sheets.read_synthetic_sheet(path)
+    assert rows["Barnyard_001"] == phase_sheets.PhaseRow(9, 20)  # int(float(9.7)), as upstream
+    [note] = rows["Barnyard_001"].notes
+    assert note == (f"{path} row 2 (Barnyard_001): exits 9.7 not a whole number; used as "
+                    "exits 9, as run_eval.py's int(float(x)) reads it")
+    assert rows.problems == [note] and not rows["Barnyard_002"].notes
+
+
+def test_a_negative_boundary_drops_the_row_naming_sheet_row_and_value(tmp_path):
+    df = pd.DataFrame({"video_folder": ["Barnyard_001", "Barnyard_002"],
+                       "exits": [10, -5], "re-enter": [20, 30]})
+    path = _write(df, tmp_path / "s.xlsx")
+    rows = phase_sheets.read_synthetic_sheet(path)
+    assert set(rows) == {"Barnyard_001"}
+    assert rows.dropped["Barnyard_002"].startswith(
+        f"{path} row 3 (Barnyard_002): exits -5 is negative")
+    real = phase_sheets.read_real_sheet(_write(
+        pd.DataFrame({"id": [1, 2], "exit": [10, 11.5], "reenter": [-1, 31]}),
+        tmp_path / "r.csv"))
+    assert set(real) == {"002"} and "row 2 (001): reenter -1 is negative" in real.dropped["001"]
+    assert "exit 11.5 not a whole number; used as exit 11" in real["002"].notes[0]

@@ -23,6 +23,7 @@ from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import clip_eval
 from benchmarks.memobench import combine
 from benchmarks.memobench import dataset
+from benchmarks.memobench import eval_csv
 from benchmarks.memobench import generated as generated_lib
 from benchmarks.memobench import leaderboard
 from benchmarks.memobench import manifest
@@ -45,6 +46,7 @@ STEPS = (STEP1, ORS, VQA, LEADERBOARD)
 RECOMPUTED_NOTE = engine.RECOMPUTED
 PARTIAL_NOTE = ("input warning (scored as the official code scores it; see the sample's "
                 f"diagnostics '{sample_loop.WARNINGS}'):")
+SKIPPED_NOTE = "generated clips:"  # + "<path>: not evaluated: <why>" (discovery's skipped)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,18 +86,20 @@ def _splits(mode: str):
     return [s for s in (dataset.SYNTHETIC, dataset.REAL) if mode in (s, "both")]
 
 
-def _discover(config: MemobenchConfig, splits) -> List[generated_lib.GeneratedClip]:
+def _discover(config: MemobenchConfig, splits, skipped: Optional[List[str]] = None
+              ) -> List[generated_lib.GeneratedClip]:
+    """The generated clips of `splits`; what is not taken as a clip goes to `skipped`."""
     clips = []
     if dataset.SYNTHETIC in splits:
         if config.generated_synthetic_dir is None:
             raise InputError("--generated_synthetic_dir", "the synthetic generated-clip folder "
                              f"(--mode={config.mode})", "none given")
-        clips += generated_lib.discover_synthetic(config.generated_synthetic_dir)
+        clips += generated_lib.discover_synthetic(config.generated_synthetic_dir, skipped)
     if dataset.REAL in splits:
         if config.generated_real_dir is None:
             raise InputError("--generated_real_dir", "the real generated-clip folder "
                              f"(--mode={config.mode})", "none given")
-        clips += generated_lib.discover_real(config.generated_real_dir)
+        clips += generated_lib.discover_real(config.generated_real_dir, skipped)
     return clips
 
 
@@ -159,17 +163,22 @@ def _evaluate(ctx: engine.Context, config: MemobenchConfig) -> engine.Evaluation
                 if _keep(config, cid, cid.rsplit("_", 1)[0] if split == dataset.SYNTHETIC
                          else dataset.REAL)]
     expected = ctx.this_shard(expected, lambda key: key)  # this shard's rows
-    clips = ctx.select([c for c in _discover(config, splits)
+    skipped: List[str] = []
+    clips = ctx.select([c for c in _discover(config, splits, skipped)
                         if _keep(config, c.clip_id, c.scene)], lambda c: clip_eval.ref(c).key)
     if not clips:
         raise InputError(config.generated_synthetic_dir or config.generated_real_dir,
-                         "at least one generated clip matching the selection", "none")
+                         "at least one generated clip matching the selection", "none" + (
+                             f"; not taken as clips: {'; '.join(skipped[:3])}"
+                             + (f" and {len(skipped) - 3} more" if len(skipped) > 3 else "")
+                             if skipped else ""))
     results = {m: _not_run(m, steps) for m in metric_ids}
     for metric_id, reason in readiness.unready(metric_ids, config.step1).items():
         results[metric_id] = card_lib.unavailable(metric_specs.BY_ID[metric_id], reason)
     metric_ids_run = [m for m in metric_ids if results[m].unavailable_reason.startswith("its step")]
     step_samples, checkpoints, files = [], [], {}
     notes = [f"phase sheet: {problem}" for split in splits for problem in rows[split].problems]
+    notes += [f"{SKIPPED_NOTE} {entry}" for entry in skipped]
     for note in notes:
         logging.warning("%s", note)
 
@@ -245,7 +254,10 @@ def _evaluate(ctx: engine.Context, config: MemobenchConfig) -> engine.Evaluation
 
 
 BENCHMARK = engine.Benchmark(BENCHMARK_ID, BENCHMARK_VERSION, _evaluate, metric_specs.TABLE,
-                             sample_noun="clips")
+                             sample_noun="clips",
+                             raw_columns=eval_csv.METRIC_COLUMNS.__contains__,
+                             # built only when VisualQuality's family (which fills it) is not
+                             family_aliases={"aesthetic": "visual_quality"})
 
 
 def run(config: MemobenchConfig) -> scorecard_pb2.Scorecard:

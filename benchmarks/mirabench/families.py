@@ -1,8 +1,8 @@
 """MiraBench's metric families: which compute in this version, and why not the others.
 
-Every family is a `FamilySpec`: its name, the code keys it fills, and
-`prepare(config) -> (compute, checkpoint refs)` with compute(ctx) -> FamilyResult a
-callable on one video's decoded frames (benchmarks/common/family.py), built once per run:
+Every family is a `family.Wiring` (benchmarks/common/family.py), built by `_function(
+prepare, backend)` from a `prepare(config) -> (compute, checkpoint refs)` with
+compute(ctx) -> FamilyResult a callable on one video's decoded frames, built once per run:
 models are loaded once, checkpoints resolved with benchmarks/common/checkpoint_refs and
 their refs go into the scorecard. `prepare` raises family.FamilyUnavailable (or
 resolver.CheckpointUnavailable) with the reason and the fetch command when it cannot. The
@@ -10,8 +10,7 @@ model families' `prepare` functions are in model_families.py; the runner does no
 Set-level families (fid/kid, fvd/kvd) are in set_metrics.py.
 """
 
-import dataclasses
-from typing import Callable, Dict, List, Tuple
+from typing import Dict, List
 
 from benchmarks.common import family as family_lib
 from benchmarks.common import scorecard as card_lib
@@ -19,18 +18,9 @@ from benchmarks.common import trust
 from benchmarks.mirabench import consistency_3d
 from benchmarks.mirabench import metric_specs
 from benchmarks.mirabench import model_families as mf
-from metrics.checkpoints import resolver
 from proto import scorecard_pb2
 
 CALIBRATION_3D = "benchmarks/mirabench/calibration/consistency_3d_official.csv"
-
-
-@dataclasses.dataclass(frozen=True)
-class FamilySpec:
-    name: str
-    metric_ids: Tuple[str, ...]
-    prepare: Callable  # config -> (compute: ctx -> FamilyResult, checkpoint refs)
-    backend: scorecard_pb2.Backend
 
 
 _CONSISTENCY_BACKEND = scorecard_pb2.Backend(
@@ -69,30 +59,41 @@ def _prepare_consistency(config):
     return compute, ()
 
 
-def _specs() -> List[FamilySpec]:
+def _wiring(name, metric_ids, prepare, backend) -> family_lib.Wiring:
+    """A family from `prepare(config) -> (compute, refs)` or, where a setting changes the
+    backend, (compute, refs, backend)."""
+    def build(config, wanted):
+        del wanted  # one family fills all its keys
+        compute, refs, *chosen = prepare(config)
+        return family_lib.FunctionFamily(name, metric_ids, compute,
+                                         chosen[0] if chosen else backend, refs)
+    return family_lib.Wiring(name, tuple(metric_ids), build, backend)
+
+
+def _specs() -> List[family_lib.Wiring]:
     ids = metric_specs.TABLE.of_family
     return [
-        FamilySpec("dino_temporal", ids("dino_temporal"), mf.prepare_dino, mf.model_backend(
+        _wiring("dino_temporal", ids("dino_temporal"), mf.prepare_dino, mf.model_backend(
             "dino_vitb16", "metrics/dino/vit.py (timm ViT-B/16, DINO's token preparation)",
             "Scratch run: full-size official DINO module on random weights, max |diff| 1.8e-7 "
             "(metrics/dino/vit_test.py docstring)", "DINO ViT-B/16 (v1) class tokens")),
-        FamilySpec("clip_temporal", ids("clip_temporal"), mf.prepare_clip, mf.model_backend(
+        _wiring("clip_temporal", ids("clip_temporal"), mf.prepare_clip, mf.model_backend(
             "clip_vit_b32_quick_gelu", "metrics/clip/vision.py (transformers CLIP tower, "
             "QuickGELU)", "The tower is the transformers conversion of the OpenAI weights "
             "(metrics/clip/vision.py docstring); no scratch run against clip.load recorded",
             "float32 (clip.load gives fp16 on CUDA)")),
-        FamilySpec("amt_smoothness", ids("amt_smoothness"), mf.prepare_amt, mf.AMT_BACKEND),
-        FamilySpec("raft_dynamic", ids("raft_dynamic"), mf.prepare_raft, mf.model_backend(
+        _wiring("amt_smoothness", ids("amt_smoothness"), mf.prepare_amt, mf.AMT_BACKEND),
+        _wiring("raft_dynamic", ids("raft_dynamic"), mf.prepare_raft, mf.model_backend(
             "raft_things", "metrics/flow/raft_things.py (torchvision raft_large, official "
             "keys renamed)", "Scratch run: full-size official RAFT on random weights, 20 "
             "iterations, max |flow diff| 0.0 (metrics/flow/raft_things_test.py docstring)",
             "20 iterations on InputPadder-padded frames at native size; torchvision refuses "
             "padded frames under 128 x 128")),
-        FamilySpec("cotracker_strength", ids("cotracker_strength"), mf.prepare_cotracker,
+        _wiring("cotracker_strength", ids("cotracker_strength"), mf.prepare_cotracker,
                    mf.COTRACKER_BACKEND),
-        FamilySpec("consistency_3d", consistency_3d.COLUMNS, _prepare_consistency,
+        _wiring("consistency_3d", consistency_3d.COLUMNS, _prepare_consistency,
                    _CONSISTENCY_BACKEND),
-        FamilySpec("laion_aesthetic", ids("laion_aesthetic"), mf.prepare_aesthetic,
+        _wiring("laion_aesthetic", ids("laion_aesthetic"), mf.prepare_aesthetic,
                    mf.model_backend(
                        "clip_vit_l14_quick_gelu+laion_linear_v1",
                        "metrics/clip/aesthetic.py (transformers CLIP ViT-L/14, QuickGELU, "
@@ -100,7 +101,7 @@ def _specs() -> List[FamilySpec]:
                        "The tower is the transformers conversion of the OpenAI weights "
                        "(metrics/clip/vision.py docstring); no scratch run against clip.load "
                        "recorded", "float32 (clip.load gives fp16 on CUDA, head cast to it)")),
-        FamilySpec("musiq", ids("musiq"), mf.prepare_musiq, mf.model_backend(
+        _wiring("musiq", ids("musiq"), mf.prepare_musiq, mf.model_backend(
             "musiq_spaq", "metrics/iqa/musiq.py (worldeval's MUSIQ, not the pyiqa package: "
             "pyiqa's parameter names, its checkpoint loads unchanged, strict)",
             "Scratch run: full-size pyiqa 0.1.16 MUSIQ behind MiraData's 'longer' transform on "
@@ -108,7 +109,7 @@ def _specs() -> List[FamilySpec]:
             "re-checked by metrics/iqa/musiq_test.py)",
             "Resize without antialias (torchvision 0.13.1, the README's pin; >= 0.17 "
             "antialiases and moves scores by 0.1-2 points); 4 frames per call (upstream 1)")),
-        FamilySpec("viclip", ids("viclip"), mf.prepare_viclip, mf.model_backend(
+        _wiring("viclip", ids("viclip"), mf.prepare_viclip, mf.model_backend(
             "viclip_internvid_10m_flt", "metrics/viclip/model.py (own ViCLIP-L/14 module, "
             "official keys, strict load) + metrics/viclip/tokenizer.py (transformers "
             "CLIPTokenizer over bpe_simple_vocab_16e6.txt.gz)", "Scratch run: full-size "
@@ -121,23 +122,10 @@ def _specs() -> List[FamilySpec]:
 
 
 SPECS = tuple(_specs())
-BY_METRIC: Dict[str, FamilySpec] = {m: s for s in SPECS for m in s.metric_ids}
+BY_METRIC: Dict[str, family_lib.Wiring] = {m: s for s in SPECS for m in s.metric_ids}
 
 
 def prepare(config, metric_ids) -> family_lib.Prepared:
     """The per-video families of the selected metrics, and why each other one is not."""
-    families, unavailable = [], {}
-    for spec in SPECS:
-        wanted = [m for m in spec.metric_ids if m in metric_ids]
-        if not wanted:
-            continue
-        try:  # (compute, refs) or, where a setting changes the backend, (..., backend)
-            compute, refs, *backend = spec.prepare(config)
-        except (family_lib.FamilyUnavailable, resolver.CheckpointUnavailable, OSError,
-                ValueError) as e:
-            unavailable.update({m: (str(e), spec.backend) for m in wanted})
-            continue
-        families.append(family_lib.FunctionFamily(spec.name, spec.metric_ids, compute,
-                                                  backend[0] if backend else spec.backend,
-                                                  refs))
-    return family_lib.Prepared(families, unavailable)
+    per_video = [m for m in metric_ids if m in BY_METRIC]
+    return family_lib.prepare(SPECS, config, per_video)

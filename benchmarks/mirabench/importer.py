@@ -10,12 +10,15 @@ from average_score.csv's value is reported in the notes.
 import dataclasses
 import math
 import pathlib
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from benchmarks.common import engine
+from benchmarks.common import gate
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.common.errors import InputError
+from benchmarks.common.metric_table import ValueChecks
+from benchmarks.mirabench import card as card_mod
 from benchmarks.mirabench import metric_specs
 from benchmarks.mirabench import official_files
 from proto import scorecard_pb2
@@ -54,31 +57,45 @@ def read_average(path: pathlib.Path) -> dict:
     return values
 
 
-def _samples(path: pathlib.Path) -> List[scorecard_pb2.SampleScore]:
+def _samples(path: pathlib.Path, checks: ValueChecks, refused: Dict[str, Dict[str, str]]
+             ) -> List[scorecard_pb2.SampleScore]:
+    """One row per video; a value that is not finite or outside its metric's official
+    range (metric_specs.RANGES) is that video's metric missing, with the reason (kept,
+    by metric, in `refused`)."""
     try:
         columns, rows = official_files.read_video_score(path)
     except (OSError, ValueError) as e:
         raise InputError(path, "the official video_score.csv (video_id + metric columns)",
                          f"{type(e).__name__}: {e}") from e
     samples = []
-    for row in rows:
+    for number, row in enumerate(rows, 2):  # the header is row 1
         sample = scorecard_pb2.SampleScore(sample_id=row[official_files.VIDEO_ID], split=SPLIT)
+        where = f"{path.name} row {number} (video {sample.sample_id})"
         for column in columns:
-            if row[column] is None:
+            value = row[column]
+            if value is None:
                 sample.unavailable[column] = ("as in the official code: empty in "
                                               "video_score.csv (the metric raised or was NaN)")
+                continue
+            reason = (checks.check(where, column, value) if column in metric_specs.BY_ID
+                      else checks.check_finite(where, column, value))
+            if reason:
+                sample.unavailable[column] = reason
+                refused.setdefault(column, {})[f"{SPLIT}/{sample.sample_id}"] = reason
             else:
-                sample.metrics[column] = row[column]
+                sample.metrics[column] = value
         samples.append(sample)
     return samples
 
 
-def _result(spec, value, samples, backend) -> scorecard_pb2.MetricResult:
+def _result(spec, value, samples, backend, reason: str = "") -> scorecard_pb2.MetricResult:
     if value is None:
         return card_lib.unavailable(spec, "not in average_score.csv", backend)
     if math.isnan(value):
         return card_lib.unavailable(spec, "NaN in average_score.csv (no video had a value)",
                                     backend)
+    if reason:
+        return card_lib.unavailable(spec, reason, backend)
     result = card_lib.unavailable(spec, "", backend)
     result.available, result.value = True, float(value)
     if spec.step == metric_specs.PER_VIDEO and samples:
@@ -86,15 +103,39 @@ def _result(spec, value, samples, backend) -> scorecard_pb2.MetricResult:
     return result
 
 
+def _valid_rows_mean(spec, samples, backend, average, notes) -> scorecard_pb2.MetricResult:
+    """A per-video metric with refused values: the mean over video_score.csv's valid rows
+    (average_score.csv's value is the official mean, refused values included)."""
+    values = [s.metrics[spec.id] for s in samples if spec.id in s.metrics]
+    if not values:
+        return card_lib.unavailable(spec, "no valid value in video_score.csv", backend)
+    result = card_lib.unavailable(spec, "", backend)
+    result.available, result.value = True, sum(values) / len(values)
+    result.sample_count = len(values)
+    notes.append(f"{spec.id}: the value is the mean over the {len(values)} valid "
+                 f"video_score.csv rows, not average_score.csv's {average!r} (the official "
+                 "mean, refused values included)")
+    return result
+
+
 def import_files(average_path: pathlib.Path, video_path: Optional[pathlib.Path],
                  model_name: str) -> Imported:
     values = read_average(average_path)
-    samples = _samples(video_path) if video_path else []
+    checks, refused = ValueChecks(metric_specs.TABLE), {}
+    samples = _samples(video_path, checks, refused) if video_path else []
     backend = _backend()
     card = scorecard_pb2.Scorecard(benchmark_id=BENCHMARK_ID, model_name=model_name,
                                    benchmark_version=BENCHMARK_VERSION)
-    card.metrics.extend(_result(spec, values.get(spec.id), samples, backend)
-                        for spec in metric_specs.TABLE.specs)
+    for spec in metric_specs.TABLE.specs:
+        value = values.get(spec.id)
+        reason = (checks.check(f"{average_path.name} key {spec.id}", spec.id, value)
+                  if value is not None and not math.isnan(value) else "")
+        result = _result(spec, value, samples, backend, reason)
+        if spec.id in refused or (reason and spec.step == metric_specs.PER_VIDEO):
+            result = _valid_rows_mean(spec, samples, backend, value, card.notes)
+        card_lib.record_refused(result, refused.get(spec.id, {}))
+        card.metrics.append(result)
+    card.notes.extend(checks.notes())
     unknown = [k for k in values if k not in metric_specs.BY_ID]
     if unknown:
         card.notes.append("average_score.csv keys not in MiraBench's table (ignored): "
@@ -108,16 +149,10 @@ def import_files(average_path: pathlib.Path, video_path: Optional[pathlib.Path],
     ids = [s.sample_id for s in samples]
     card.coverage.CopyFrom(card_lib.coverage(ids, ids, samples, str(video_path or
                                                                    average_path)))
-    blockers = [card_lib.blocker(scorecard_pb2.METRIC_UNAVAILABLE, m.unavailable_reason, m.id)
-                for m in card.metrics if not m.available]
-    if not samples:
-        blockers.append(card_lib.blocker(scorecard_pb2.INCOMPLETE_COVERAGE,
-                                          "no video_score.csv: model-level values only"))
-    elif len(samples) != 150:
-        blockers.append(card_lib.blocker(scorecard_pb2.NOT_OFFICIAL_DATA,
-                                          f"{len(samples)} videos, not the 150 prompts"))
-    card.verification.CopyFrom(card_lib.verification(blockers, [], len(samples),
-                                                     imported=True))
+    counts = [gate.Count(str(video_path), len(samples), card_mod.OFFICIAL_PROMPTS,
+                         "videos")] if samples else ()
+    card.verification.CopyFrom(gate.assess_import(card, gate.Facts(counts=counts), "videos",
+                                                  per_sample=bool(samples)))
     card.notes.append("imported from the official output files; nothing recomputed. No "
                       "composite: the official code has none")
     return Imported(card, samples)

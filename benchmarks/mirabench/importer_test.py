@@ -15,19 +15,25 @@ METRICS = ["temporal_dino_consistency", "dynamic_degree", "3D_consistency_mean_e
            "overall_consistency"]
 
 
-@pytest.fixture()
-def official(tmp_path):
+def _write_official(folder, rows, set_values):
+    """video_score.csv and average_score.csv as calculate_score.py writes them."""
     frame = pd.DataFrame(columns=["video_id"] + METRICS)
-    for idx, values in ((1, [0.91, 3.5, 0.2, 0.25]), (2, [0.95, None, 0.4, None]),
-                        (3, [0.90, 2.5, None, 0.21])):
+    for idx, values in rows:
         frame.loc[len(frame.index)] = [idx] + values
-    frame.to_csv(tmp_path / "video_score.csv", index=False)
+    frame.to_csv(folder / "video_score.csv", index=False)
     means = frame.mean().to_dict()
     means.pop("video_id")
-    means["fid"], means["kid"] = 123.4, 0.05
-    with open(tmp_path / "average_score.csv", "w") as f:
+    means.update(set_values)
+    with open(folder / "average_score.csv", "w") as f:
         json.dump(means, f, indent=4)
-    return tmp_path
+    return folder
+
+
+@pytest.fixture()
+def official(tmp_path):
+    return _write_official(tmp_path, ((1, [0.91, 3.5, 0.2, 0.25]), (2, [0.95, None, 0.4, None]),
+                                      (3, [0.90, 2.5, None, 0.21])),
+                           {"fid": 123.4, "kid": 0.05})
 
 
 def test_import_values_rows_and_scope(official):
@@ -74,3 +80,33 @@ def test_writes_outputs(official, tmp_path):
     assert (tmp_path / "out" / "scorecard.json").is_file()
     assert len((tmp_path / "out" / "per_sample_scores.jsonl").read_text().splitlines()) == 3
     assert card.output_files["raw_metric_table"]
+
+
+def test_impossible_values_are_per_video_errors_not_headlines(tmp_path):
+    inf = float("inf")
+    folder = _write_official(tmp_path, ((1, [0.91, -0.5, 0.2, 1.2]), (2, [inf, 2.0, 0.4, 0.3]),
+                                        (3, [0.90, 2.5, None, 0.21])),
+                             {"fid": inf, "kid": -0.01})
+    assert "Infinity" in (folder / "average_score.csv").read_text()
+    imported = importer.import_files(folder / "average_score.csv", folder / "video_score.csv",
+                                     "m")
+    card, by_id = imported.card, {m.id: m for m in imported.card.metrics}
+    dino = by_id["temporal_dino_consistency"]  # average_score.csv says inf
+    assert dino.value == pytest.approx((0.91 + 0.90) / 2) and dino.sample_count == 2
+    assert list(dino.missing_sample_ids) == ["generated/2"]
+    assert dino.missing_reasons["generated/2"] == (
+        "video_score.csv row 3 (video 2): temporal_dino_consistency inf is not a finite number")
+    degree = by_id["dynamic_degree"]
+    assert degree.value == pytest.approx(2.25) and degree.expected_sample_count == 3
+    assert "dynamic_degree -0.5 is outside its official range [0, inf)" in (
+        imported.samples[0].unavailable["dynamic_degree"])
+    assert by_id["overall_consistency"].value == pytest.approx(0.255)
+    assert not by_id["fid"].available and by_id["fid"].unavailable_reason == (
+        "average_score.csv key fid: fid inf is not a finite number")
+    assert by_id["kid"].value == -0.01  # an unbiased estimate: below 0 is possible
+    assert any(n.startswith("dynamic_degree: the value is the mean over the 2 valid")
+               for n in card.notes)
+    note = next(n for n in card.notes if n.startswith("5 imported values are not finite"))
+    assert "video_score.csv row 2 (video 1) dynamic_degree=-0.5" in note
+    assert scorecard_pb2.INCOMPLETE_METRIC_COVERAGE in {
+        b.reason for b in card.verification.blocking}

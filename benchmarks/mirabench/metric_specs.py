@@ -65,9 +65,46 @@ _SET_ROWS = (
     ("kid", "KID", "kid_mean (100 subsets of 100)", True, "inception_fid", "3.7", "fid&kid"),
 )
 
+# Each per-video family's backends, the official one first (the families' Backend names;
+# //benchmarks/mirabench:model_families_test holds every family to them).
+_3D = "consistency_3d: OpenCV SIFT(40000) / FLANN / RANSAC(3 px) at 1280x720, seeded"
+BACKENDS = {
+    "dino_temporal": ("dino_vitb16",),
+    "clip_temporal": ("clip_vit_b32_quick_gelu",),
+    "amt_smoothness": ("amt_s",),
+    "raft_dynamic": ("raft_things",),
+    "cotracker_strength": ("cotracker2_online",
+                           "cotracker2_online, tracking_strength_final_history"),
+    "consistency_3d": (_3D,),
+    "laion_aesthetic": ("clip_vit_l14_quick_gelu+laion_linear_v1",),
+    "musiq": ("musiq_spaq",),
+    "viclip": ("viclip_internvid_10m_flt",),
+}
+# Each per-video column's range in video_score.csv (its raw units), from the official
+# arithmetic (spec §3); a metric not listed has none beyond being finite: the LAION linear
+# head (aesthetic_quality) and MUSIQ-SPAQ's regression output (imaging_quality) are
+# unbounded ("about 1-10", "0-100" are typical values), and the set-level values are
+# unbiased estimates (KVD, KID can be below 0) or SVD arithmetic.
+_UNIT, _NON_NEGATIVE = (0.0, 1.0), (0.0, None)
+_COSINE = (-1.0, 1.0)  # ViCLIP: a raw cosine, no clamp (§3.5)
+RANGES = {
+    # mean over t of (max(0, cos) + max(0, cos)) / 2 (§3.1)
+    "temporal_dino_consistency": _UNIT, "temporal_clip_consistency": _UNIT,
+    "temporal_motion_smoothness": _UNIT,  # (255 - mean |uint8 diff|) / 255 (§3.1)
+    "dynamic_degree": _NON_NEGATIVE,      # mean of top-5% flow magnitudes, px (§3.2)
+    "tracking_strength": _NON_NEGATIVE,   # mean displacement norm, px (§3.2)
+    # per pair: match and inlier counts, inliers / matches, point-to-line distances (§3.3)
+    "3D_consistency_num_pts": _NON_NEGATIVE, "3D_consistency_num_inliers_F": _NON_NEGATIVE,
+    "3D_consistency_keep_ratio": _UNIT, "3D_consistency_mean_err": _NON_NEGATIVE,
+    "3D_consistency_rmse": _NON_NEGATIVE,
+    "camera_alignment": _COSINE, "main_object_alignment": _COSINE,
+    "background_alignment": _COSINE, "style_alignment": _COSINE,
+    "overall_consistency": _COSINE,
+}
 PER_VIDEO_SPECS = tuple(
     MetricSpec(key, name, unit, up, paper, _MEAN, official_column=key, step=PER_VIDEO,
-               family=family, backends=(family,), output_files=_AVG)
+               family=family, backends=BACKENDS[family], output_files=_AVG,
+               official_range=RANGES.get(key))
     for key, name, unit, up, paper, family, _ in _ROWS)
 SET_SPECS = tuple(
     MetricSpec(key, name, unit, False, paper, "one value over the generated vs GT sets",
@@ -75,26 +112,12 @@ SET_SPECS = tuple(
                output_files=(AVERAGE_SCORE_CSV,))
     for key, name, unit, paper, family, _, _ in _SET_ROWS)
 SECTION = {row[0]: row[6] for row in _ROWS} | {row[0]: row[5] for row in _SET_ROWS}
-# The official --metrics names that stand for set-level pairs (spec §1).
-PSEUDO_FLAGS = {"fvd&kvd": ("fvd", "kvd"), "fid&kid": ("fid", "kid")}
 
-TABLE = MetricTable("MiraBench", PER_VIDEO_SPECS + SET_SPECS)
+# --metrics also takes the official pseudo-flags, each naming a set-level pair (spec §1).
+TABLE = MetricTable("MiraBench", PER_VIDEO_SPECS + SET_SPECS,
+                    aliases={"fvd&kvd": ("fvd", "kvd"), "fid&kid": ("fid", "kid")})
 BY_ID = TABLE.by_id
 PER_VIDEO_IDS = tuple(s.id for s in PER_VIDEO_SPECS)
 SET_IDS = tuple(s.id for s in SET_SPECS)
 PAPER_17 = tuple(s.id for s in TABLE.specs if s.leaderboard)
 EXTRAS = tuple(s.id for s in TABLE.specs if not s.leaderboard)
-
-
-def select(requested):
-    """--metrics: code keys in the order given (the official pseudo-flags fvd&kvd and
-    fid&kid, or fvd/kvd/fid/kid, choose the set-level pairs); all when none.
-    Raises InputError (via the table) naming unknown keys."""
-    if not requested:
-        return list(TABLE.ids)
-    expanded = []
-    for name in requested:
-        for key in PSEUDO_FLAGS.get(name, (name,)):
-            if key not in expanded:
-                expanded.append(key)
-    return TABLE.select(expanded)

@@ -58,10 +58,10 @@ def test_metric_table_has_the_17_and_the_4_extras():
 
 
 def test_select_keeps_order_and_expands_pseudo_flags():
-    assert metric_specs.select(["fid&kid", "dynamic_degree"]) == ["fid", "kid",
+    assert metric_specs.TABLE.select(["fid&kid", "dynamic_degree"]) == ["fid", "kid",
                                                                   "dynamic_degree"]
     with pytest.raises(InputError, match="did you mean dynamic_degree"):
-        metric_specs.select(["dynamic_degre"])
+        metric_specs.TABLE.select(["dynamic_degre"])
 
 
 def test_video_score_csv_is_the_official_shape(card):

@@ -3,7 +3,7 @@ the official file formats, found through --checkpoint_dir: each family's value e
 metric library's compute() on the same frames with the model loaded independently, the
 checkpoints are recorded, and a missing checkpoint is an unavailable reason with its fetch
 command. RAFT and AMT-S are full size (neither has another), on the smallest frames they take;
-MUSIQ is tiny (metrics.iqa.musiq_random.TINY)."""
+MUSIQ is tiny (metrics.iqa.tiny_musiq.TINY)."""
 
 import types
 
@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from benchmarks.common import batch_parity
+from benchmarks.common import family_contract as contract
 from benchmarks.common.flags import CommonConfig
 from benchmarks.mirabench import checkpoints as ckpts
 from benchmarks.mirabench import families
@@ -23,7 +24,7 @@ from benchmarks.mirabench.model_metrics import imaging_quality
 from benchmarks.mirabench.model_metrics import temporal_clip_consistency
 from benchmarks.mirabench.model_metrics import temporal_dino_consistency
 from benchmarks.mirabench.model_metrics import temporal_motion_smoothness
-from benchmarks.mirabench.model_metrics import tiny_models
+from benchmarks.mirabench import tiny_checkpoints
 from benchmarks.mirabench.model_metrics import tracking_strength
 from metrics.clip import aesthetic
 from metrics.clip import vision
@@ -41,18 +42,27 @@ WIRED = ("temporal_dino_consistency", "temporal_clip_consistency", "aesthetic_qu
 
 def _config(checkpoint_dir):
     common = CommonConfig(device="cpu", checkpoint_dir=str(checkpoint_dir), offline=True)
-    return types.SimpleNamespace(common=common, architectures=tiny_models.ARCHITECTURES)
+    return types.SimpleNamespace(common=common, architectures=tiny_checkpoints.ARCHITECTURES)
 
 
 @pytest.fixture(scope="module")
 def checkpoint_dir(tmp_path_factory):
-    root = tiny_models.write_all(tmp_path_factory.mktemp("ckpt"))
+    root = tiny_checkpoints.write_all(tmp_path_factory.mktemp("ckpt"))
     return {s.name: root / s.name for s in ckpts.ALL}
+
+
+CHECKED = {}  # family name -> results the family contract checked (the last test reads it)
 
 
 @pytest.fixture(scope="module")
 def prepared(checkpoint_dir):
-    return families.prepare(_config(next(iter(checkpoint_dir.values())).parent), set(WIRED))
+    """The wired families, each result they compute in this module held to the family
+    contract (benchmarks/common/family_contract.enforced)."""
+    with contract.enforced(runner.BENCHMARK) as checked:
+        built = families.prepare(_config(next(iter(checkpoint_dir.values())).parent),
+                                 set(WIRED))
+    CHECKED["counts"] = checked
+    return built
 
 
 def _ctx(rgb):
@@ -89,7 +99,7 @@ def test_every_wired_family_is_built_with_its_checkpoints(prepared, checkpoint_d
 def test_the_families_compute_what_the_libraries_compute(prepared, checkpoint_dir):
     rgb = _frames(4, (36, 60, 3), seed=0)
     dino = vit.load_dino(checkpoint_dir["dino_vitb16"] / "dino_vitbase16_pretrain.pth", "cpu",
-                         tiny_models.TINY_DINO)
+                         tiny_checkpoints.TINY_DINO)
     b32 = vision.load_clip_vision(checkpoint_dir["clip_vit_base_patch32"], "cpu",
                                   activation="quick_gelu")
     l14 = aesthetic.load_aesthetic_linear(
@@ -153,7 +163,7 @@ def test_motion_smoothness_family_is_amt_s_on_the_rgb_frames(prepared, checkpoin
 def test_imaging_quality_family_is_musiq_on_every_rgb_frame(prepared, checkpoint_dir):
     rgb = _frames(2, (530, 90, 3), seed=2)  # shrunk to 512 x 86
     model = musiq.load_musiq(checkpoint_dir["musiq_spaq"] / "musiq_spaq_ckpt-358bb6af.pth", "cpu",
-                             tiny_models.TINY_MUSIQ)
+                             tiny_checkpoints.TINY_MUSIQ)
     family = next(f for f in prepared.families if f.name == "musiq")
     got = family.compute(_ctx(rgb)).columns["imaging_quality"]
     assert got == pytest.approx(imaging_quality.compute(rgb, model), abs=1e-6)
@@ -246,7 +256,7 @@ def _batch_run(root, checkpoint_dir, out, sample_batch):
                             checkpoint_dir=str(next(iter(checkpoint_dir.values())).parent),
                             sample_batch=sample_batch),
         meta_csv=root / "meta_generated.csv", generated_dir=root / "generated",
-        output_dir=out, model_name="m", architectures=tiny_models.ARCHITECTURES)
+        output_dir=out, model_name="m", architectures=tiny_checkpoints.ARCHITECTURES)
     runner.run(config)
     return batch_parity.rows(out)
 
@@ -277,3 +287,9 @@ def test_sample_batch_shares_the_tower_calls_and_moves_no_value_beyond_1e_5(
                            "aesthetic_quality": 5}
     assert calls["aesthetic_quality"] == 2 and calls["temporal_clip_consistency"] == 2
     assert calls["temporal_dino_consistency"] == 3
+
+
+def test_every_family_kept_the_contract_on_every_result(prepared):
+    """Last in the module: every wired family computed here and each result of it kept
+    the contract (known code keys, finite floats or None, reasons for its own metrics)."""
+    assert set(CHECKED["counts"]) == {f.name for f in prepared.families}, CHECKED

@@ -46,10 +46,12 @@ def write_video_score(out_dir: pathlib.Path, frame: pd.DataFrame) -> pathlib.Pat
 
 
 def averages(frame: pd.DataFrame, set_values: Dict[str, float]) -> dict:
-    """average_score.csv's dict: the per-video means, then the set-level values given."""
-    means = frame.mean().to_dict() if len(frame.index) else {
-        c: float("nan") for c in frame.columns}
-    means.pop(VIDEO_ID)
+    """average_score.csv's dict: the per-video means, then the set-level values given.
+    (video_id is left out before the mean, as the official dict drops it after: a meta
+    row whose video_idx is text, an error row here, cannot make the mean raise.)"""
+    metrics = frame.drop(columns=[VIDEO_ID])
+    means = metrics.mean().to_dict() if len(frame.index) else {
+        c: float("nan") for c in metrics.columns}
     means.update({k: set_values[k] for k in metric_specs.SET_IDS if k in set_values})
     return means
 

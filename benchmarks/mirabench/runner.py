@@ -57,7 +57,17 @@ class MiraBenchConfig:
 
 
 def _rows(config: MiraBenchConfig):
+    """The meta CSV's rows; InputError (exit 2, before any work) for a folder named and
+    unusable (--generated_dir, --gt_dir), a meta CSV with no row (the GT one too, when
+    given), and with --strict for a row with no video or an unusable video_idx."""
+    layout.check_folder(config.generated_dir, "--generated_dir")
+    layout.check_folder(config.gt_dir, "--gt_dir")
+    if config.gt_meta_csv is not None:
+        layout.read_meta(config.gt_meta_csv)
     rows = layout.rows(config.meta_csv, config.generated_dir)
+    bad = [r for r in rows if r.problem]
+    if config.strict and bad:
+        raise InputError(*bad[0].problem)
     absent = [r for r in rows if r.source is None]
     if config.strict and absent:
         raise InputError(absent[0].expected, f"the video of meta row video_idx="
@@ -66,7 +76,7 @@ def _rows(config: MiraBenchConfig):
 
 
 def _evaluate(ctx: engine.Context, config: MiraBenchConfig) -> engine.Evaluation:
-    metric_ids = metric_specs.select(config.common.metrics)
+    metric_ids = metric_specs.TABLE.select(config.common.metrics)
     all_rows = _rows(config)
     rows = ctx.select(all_rows, lambda r: sample_lib.ref(r).key)
     prepared = families_lib.prepare(config, metric_ids)
@@ -90,8 +100,9 @@ def _evaluate(ctx: engine.Context, config: MiraBenchConfig) -> engine.Evaluation
     sets = set_step.compute(rows, samples, ctx.outputs.path(outputs_lib.PER_SAMPLE))
     checkpoints = prepared.checkpoints() + list(sets.checkpoints)
     by_id = {s.sample_id: s for s in samples}
-    frame = official_files.video_frame(
-        [(r.video_idx, sample_lib.video_row(by_id[r.video_idx], metric_ids))
+    frame = official_files.video_frame(  # an unusable video_idx as its CSV cell has it
+        [((r.idx_cell or "") if r.problem else r.video_idx,
+          sample_lib.video_row(by_id[r.video_idx], metric_ids))
          for r in rows if r.video_idx in by_id], metric_ids)
     return engine.Evaluation(
         metrics=card_parts.metric_results(samples, prepared, metric_ids, sets.results,
@@ -111,8 +122,14 @@ def _evaluate(ctx: engine.Context, config: MiraBenchConfig) -> engine.Evaluation
         notes=_notes(config, metric_ids, sets), models_loaded=bool(checkpoints))
 
 
+def _raw_column(column: str) -> bool:
+    """A code key of video_score.csv, or one seed's value of it (seed<k>:<key>)."""
+    return column.split(":")[-1] in metric_specs.PER_VIDEO_IDS and (
+        ":" not in column or column.startswith("seed"))
+
+
 BENCHMARK = engine.Benchmark(BENCHMARK_ID, BENCHMARK_VERSION, _evaluate, metric_specs.TABLE,
-                             sample_noun="videos")
+                             sample_noun="videos", raw_columns=_raw_column)
 
 
 def run(config: MiraBenchConfig) -> scorecard_pb2.Scorecard:

@@ -70,7 +70,10 @@ def _check_frame_folder(source: pathlib.Path) -> None:
 
 def load(row: layout.Row, max_side: Optional[int] = None) -> Loaded:
     """Decodes the row's frames once (each shrunk to `max_side` as it is decoded, if
-    given: the --max_side deviation); InputError naming where they were looked for."""
+    given: the --max_side deviation); InputError naming where they were looked for, or
+    the meta CSV row whose video_idx is unusable."""
+    if row.problem:
+        raise InputError(*row.problem)
     if row.source is None:
         raise InputError(row.expected, f"the video of meta row video_idx={row.video_idx}",
                          "nothing there")

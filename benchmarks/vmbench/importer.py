@@ -13,9 +13,11 @@ import shutil
 from typing import Dict, List, Optional, Sequence
 
 from benchmarks.common import engine
+from benchmarks.common import gate
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.common.errors import InputError
+from benchmarks.common.metric_table import ValueChecks
 from benchmarks.vmbench import card_metrics
 from benchmarks.vmbench import metric_specs
 from benchmarks.vmbench import official_scores
@@ -49,15 +51,32 @@ class Imported:
     scores_csv: Optional[pathlib.Path]   # the official scores.csv, when given
 
 
-def samples_from_entries(entries: Sequence[Dict]) -> List[scorecard_pb2.SampleScore]:
+VALUE_WARNINGS = "value_warnings"  # a sample diagnostic: values kept, outside nominal
+
+
+def samples_from_entries(entries: Sequence[Dict], checks: Optional[ValueChecks] = None,
+                         name: str = metric_specs.RESULTS_JSON
+                         ) -> List[scorecard_pb2.SampleScore]:
+    """One SampleScore per entry; a value that is not finite or outside its metric's
+    official range (metric_specs) is that video's metric missing, with the reason."""
+    checks = checks or ValueChecks(metric_specs.TABLE)
     samples = []
-    for entry in entries:
+    for position, entry in enumerate(entries):
         sample = scorecard_pb2.SampleScore(sample_id=entry["index"])
+        where = f"{name} entry {position} (index {entry['index']})"
         for key in official_scores.METRIC_KEYS:
-            if key in entry:
-                sample.metrics[key] = entry[key]
-            else:
+            if key not in entry:
                 sample.unavailable[key] = f"no {key} key in results.json for this video"
+                continue
+            reason = checks.check(where, key, entry[key])
+            if reason:
+                sample.unavailable[key] = reason
+                continue
+            sample.metrics[key] = entry[key]
+            warning = checks.warning(where, key, entry[key])
+            if warning:
+                sample.diagnostics[VALUE_WARNINGS] = "; ".join(
+                    filter(None, [sample.diagnostics.get(VALUE_WARNINGS), warning]))
         for key in ("filepath", "subject_noun"):
             if key in entry:
                 sample.diagnostics[key] = str(entry[key])
@@ -65,12 +84,18 @@ def samples_from_entries(entries: Sequence[Dict]) -> List[scorecard_pb2.SampleSc
     return samples
 
 
-def _from_csv(values: Dict[str, float], path: pathlib.Path):
+def _from_csv(values: Dict[str, float], path: pathlib.Path, checks: ValueChecks):
     backend = imported_backend("calculate_score.py scores.csv")
     metrics = []
     for spec in metric_specs.PER_VIDEO + metric_specs.TOTALS:
         column = spec.official_column
-        if column and column in values:
+        # scores.csv holds each per-video metric's mean x100, the Total on its own scale.
+        reason = checks.check(f"{path.name} row {column}", spec.id, values[column],
+                              scale=1 if spec in metric_specs.TOTALS else 100
+                              ) if column in values else None
+        if reason:
+            metrics.append(card_lib.unavailable(spec, reason, backend))
+        elif column and column in values:
             result = card_lib.unavailable(spec, "", backend)
             result.available, result.value = True, values[column]
             metrics.append(result)
@@ -92,11 +117,12 @@ def build(model_name: str, results_path: Optional[pathlib.Path] = None,
                          "none given")
     expected = ([p.index for p in suite] if suite else
                 [f"{i:04d}" for i in range(1, prompt_suite.SUITE_SIZE + 1)])
-    notes, blockers = [], []
+    notes = []
     card = scorecard_pb2.Scorecard(benchmark_id=BENCHMARK_ID, model_name=model_name,
                                    benchmark_version=BENCHMARK_VERSION)
     entries, samples = None, []
     csv_values = None
+    checks = ValueChecks(metric_specs.TABLE)
     if scores_csv is not None:
         try:
             csv_values = official_scores.parse_scores_csv(
@@ -108,7 +134,7 @@ def build(model_name: str, results_path: Optional[pathlib.Path] = None,
             raise InputError(scores_csv, "VMBench's scores.csv", str(e)) from e
     if results_path is not None:
         entries = results_json.read(results_path)
-        samples = samples_from_entries(entries)
+        samples = samples_from_entries(entries, checks, pathlib.Path(results_path).name)
         backend = imported_backend("results.json")
         present = [k for k in official_scores.METRIC_KEYS if any(k in e for e in entries)]
         metrics = [card_metrics.per_video(
@@ -119,10 +145,14 @@ def build(model_name: str, results_path: Optional[pathlib.Path] = None,
         if csv_values is not None:
             notes += _reconcile(csv_values, official_scores.faithful(entries), scores_csv)
     else:
-        metrics = _from_csv(csv_values, pathlib.Path(scores_csv))
+        metrics = _from_csv(csv_values, pathlib.Path(scores_csv), checks)
         notes.append("scores.csv only: model-level values, no per-video rows; coverage "
                      "against the suite is unknown")
     card.metrics.extend(metrics)
+    notes += checks.notes()
+    if entries is not None and checks.rejected:
+        notes.append("the scores.csv written beside the scorecard is calculate_score.py's on "
+                     "the results.json as given, those values included")
     found = [s.sample_id for s in samples]
     card.coverage.CopyFrom(card_lib.coverage(
         expected, found, samples, "VMBench prompts.json indices" if suite else
@@ -131,22 +161,17 @@ def build(model_name: str, results_path: Optional[pathlib.Path] = None,
     if outside:
         notes.append(f"{len(outside)} results.json indices are not in the suite: "
                      + ", ".join(outside[:10]))
-    blockers.append(card_lib.blocker(scorecard_pb2.IMPORTED_NOT_RECOMPUTED,
-                                     "official outputs imported; worldeval recomputed nothing"))
     if entries is not None and card.coverage.missing_sample_ids:
-        blockers.append(card_lib.blocker(
-            scorecard_pb2.INCOMPLETE_COVERAGE,
-            f"{len(card.coverage.missing_sample_ids)} of {len(expected)} suite videos have no "
-            "results.json entry (create_meta_info.py drops missing videos silently)"))
-    for m in card.metrics:
-        if not m.available and m.leaderboard_metric:
-            blockers.append(card_lib.blocker(scorecard_pb2.METRIC_UNAVAILABLE,
-                                             m.unavailable_reason, m.id))
-    blockers += trust.metric_coverage_blockers(card.metrics)
+        notes.append("create_meta_info.py drops a missing video silently: the suite videos "
+                     "without a results.json entry are listed in coverage")
     notes += [CAS_NOTE, "total_score is the official Total (calculate_score.py: PAS dropped "
               "by its key typo); total_score_corrected averages all five"]
-    card.verification.CopyFrom(card_lib.verification(blockers, [], len(samples),
-                                                     imported=True))
+    counts = [gate.Count("the prompt manifest", len(suite), prompt_suite.SUITE_SIZE,
+                         "prompts")] if suite else ()
+    card.verification.CopyFrom(gate.assess_import(
+        card, gate.Facts(counts=counts, required=metric_specs.PER_VIDEO_IDS,
+                         trusted=metric_specs.PER_VIDEO_IDS), "videos",
+        per_sample=entries is not None))
     card.notes.extend(notes)
     return Imported(card, samples, entries, pathlib.Path(scores_csv) if scores_csv else None)
 

@@ -3,6 +3,7 @@ byte for byte as calculate_score.py writes it, per-video rows, coverage against 
 
 import hashlib
 import json
+import math
 import os
 import pathlib
 import subprocess
@@ -12,6 +13,7 @@ import pytest
 from benchmarks.common.errors import InputError
 from benchmarks.vmbench import importer
 from benchmarks.vmbench import metric_specs
+from benchmarks.vmbench import official_scores
 from benchmarks.vmbench import prompt_suite
 from benchmarks.vmbench import shared_data
 from proto import scorecard_pb2
@@ -114,6 +116,73 @@ def test_bad_results_json_names_the_file(tmp_path, data, message):
     with pytest.raises(InputError, match=str(path)) as info:
         importer.build("m", path)
     assert message in str(info.value)
+
+
+def _damaged(tmp_path, changes):
+    """vmbench_results.full() with {(entry, key): value} written over it, dumped as the
+    official scripts dump it (json.dump writes NaN and Infinity as bare literals)."""
+    entries = vmbench_results.full()
+    for (position, key), value in changes.items():
+        entries[position][key] = value
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(entries, indent=2))
+    assert "NaN" in path.read_text() or not any(v != v for v in changes.values())
+    return path, entries
+
+
+def test_impossible_values_are_per_video_errors_not_headlines(tmp_path):
+    ois, tcs, pas = ("object_integrity_score", "temporal_coherence_score",
+                     "perceptible_amplitude_score")
+    bad = {(0, ois): float("nan"), (1, ois): float("inf"), (2, ois): 1953.3,
+           (3, tcs): 1.5, (4, tcs): float("-inf"), (5, pas): -0.2}
+    path, entries = _damaged(tmp_path, {**bad, (6, tcs): -0.5, (7, pas): 7.0})
+    imported = importer.build("m", path)
+    card = imported.card
+    kept = [{k: v for k, v in e.items() if (i, k) not in bad} for i, e in enumerate(entries)]
+    faithful = official_scores.faithful(kept)
+    result = _metric(card, ois)
+    assert result.value == pytest.approx(faithful.x100(ois), rel=1e-12)  # not 1953.3-ish
+    assert result.sample_count == 1047 and result.expected_sample_count == 1050
+    assert list(result.missing_sample_ids) == ["/0001", "/0002", "/0003"]
+    assert result.missing_reasons["/0001"] == (
+        "results.json entry 0 (index 0001): object_integrity_score nan is not a finite number")
+    assert "inf is not a finite number" in result.missing_reasons["/0002"]
+    assert "1953.3 is outside its official range [0, 1]" in result.missing_reasons["/0003"]
+    assert _metric(card, tcs).sample_count == 1048  # -0.5 kept: TCS can go below 0
+    assert "[-inf, 1]" in _metric(card, tcs).missing_reasons["/0004"]
+    assert "-0.2 is outside its official range [0, inf)" in _metric(
+        card, pas).missing_reasons["/0006"]
+    assert _metric(card, pas).sample_count == 1049  # 7.0: PAS is unbounded above
+    total = _metric(card, metric_specs.TOTAL)
+    assert total.value == pytest.approx(faithful.total_x100, rel=1e-12)
+    assert math.isfinite(_metric(card, metric_specs.TOTAL_CORRECTED).value)
+    note = next(n for n in card.notes if n.startswith("6 imported values are not finite"))
+    assert "results.json entry 0 (index 0001) object_integrity_score=nan" in note
+    assert "; and 1 more" in note
+    warned = next(n for n in card.notes if "nominal range" in n)
+    assert "entry 6 (index 0007) temporal_coherence_score=-0.5" in warned
+    sample = next(s for s in imported.samples if s.sample_id == "0007")
+    assert "nominal range [0, 1]" in sample.diagnostics[importer.VALUE_WARNINGS]
+    assert scorecard_pb2.INCOMPLETE_METRIC_COVERAGE in {
+        b.reason for b in card.verification.blocking}
+
+
+def test_impossible_scores_csv_values_make_the_metric_unavailable(tmp_path):
+    lines = (TESTDATA / "full.csv").read_text().splitlines(keepends=True)
+    rows = {line.split(",")[0]: n for n, line in enumerate(lines)}
+    lines[rows["object_integrity_score"]] = "object_integrity_score,195330.0\r\n"
+    lines[rows["Total Score"]] = "Total Score,nan\r\n"
+    path = tmp_path / "scores.csv"
+    path.write_text("".join(lines), newline="")
+    card = importer.build("m", scores_csv=path).card
+    ois = _metric(card, "object_integrity_score")
+    assert not ois.available and ois.unavailable_reason == (
+        "scores.csv row object_integrity_score: object_integrity_score 195330.0 is outside "
+        "its official range [0, 100]")
+    total = _metric(card, metric_specs.TOTAL)
+    assert not total.available and "total_score nan is not a finite" in total.unavailable_reason
+    assert _metric(card, "temporal_coherence_score").available
+    assert any(n.startswith("2 imported values are not finite") for n in card.notes)
 
 
 def test_scores_csv_alone(tmp_path):

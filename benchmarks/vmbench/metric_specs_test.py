@@ -13,11 +13,11 @@ def test_catalog_metrics_are_the_tables_leaderboard():
 
 
 def test_select_short_names_and_did_you_mean():
-    assert metric_specs.select(["tcs", "pas"]) == [
+    assert metric_specs.TABLE.select(["tcs", "pas"]) == [
         "perceptible_amplitude_score", "temporal_coherence_score"]
-    assert metric_specs.select(None) == list(metric_specs.PER_VIDEO_IDS)
+    assert metric_specs.TABLE.select(None) == list(metric_specs.PER_VIDEO_IDS)
     with pytest.raises(InputError, match="did you mean temporal_coherence_score"):
-        metric_specs.select(["temporal_coherence_scor"])
+        metric_specs.TABLE.select(["temporal_coherence_scor"])
 
 
 def test_pas_is_not_a_scores_csv_column():
@@ -26,4 +26,4 @@ def test_pas_is_not_a_scores_csv_column():
 
 def test_a_near_short_name_gets_a_hint():
     with pytest.raises(InputError, match=r"pass \(did you mean pas\?\)"):
-        metric_specs.select(["pass"])
+        metric_specs.TABLE.select(["pass"])

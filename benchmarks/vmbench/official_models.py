@@ -1,10 +1,11 @@
 """Loading VMBench's official model metrics once per run, as their families' inputs.
 
-`load(config, metric_ids, quirks, options)` resolves the pinned checkpoints
+`prepare(config, metric_ids, quirks, options)` resolves the pinned checkpoints
 (checkpoints.py), loads each model once (model_loader.py: GroundingDINO and CoTracker3
-are shared by PAS and TCS) and returns {metric id: family} plus {metric id: why it is
-unavailable}: a missing checkpoint makes its metric unavailable with the fetch commands;
-anything else is a bug and raises. Families come in evaluate.sh's order (PAS, OIS, TCS,
+are shared by PAS and TCS) and returns the families (one `family.Wiring` each,
+benchmarks/common/family.py) and why each other metric is unavailable: a missing
+checkpoint makes its metric unavailable with the fetch commands; anything else is a bug
+and raises. Families come in evaluate.sh's order (PAS, OIS, TCS,
 CAS, MSS), so a metric that reads another's value of the same video finds it.
 
 Devices: as the official scripts, on the run's --device. TCS's script enters a global
@@ -30,6 +31,7 @@ import pathlib
 from typing import Optional
 
 from benchmarks.common import calibration
+from benchmarks.common import family
 from benchmarks.common import run_device
 from benchmarks.common import trust
 from benchmarks.vmbench import cas
@@ -194,31 +196,61 @@ SPECS = {official_scores.PAS: specs.PAS, official_scores.OIS: specs.OIS,
          official_scores.MSS: specs.MSS}
 
 
-def load(config_common, metric_ids, quirks: Quirks = Quirks(), options: Options = Options(),
-         architectures=None, device=None):
-    """({metric id: family}, {metric id: unavailable reason}) for the model metrics in
-    `metric_ids` that have a builder; families in ORDER."""
+@dataclasses.dataclass(frozen=True)
+class Build:
+    """What every VMBench family's build reads: the run's one model loader (shared
+    models loaded once), the quirks, the options and the common flags."""
+
+    loader: model_loader.Loader
+    quirks: Quirks
+    options: Options
+    common: object
+
+
+def _wiring(metric_id, make) -> family.Wiring:
+    """One official metric's family: its checkpoints' refs and digests filled in; a
+    missing checkpoint or a file that is not one makes the metric unavailable."""
+    def build(b: Build, wanted):
+        del wanted
+        try:
+            fam, used = make(b.loader, metric_id, b.quirks, b.options)
+        except resolver.CheckpointUnavailable as e:
+            why = str(e).split("; fetch it with")[0]  # _needs lists every fetch command
+            raise family.FamilyUnavailable(
+                f"{why}. All it needs: {_needs(metric_id, b.common)}") from e
+        except (FileNotFoundError, ValueError) as e:  # a checkpoint file that is not one
+            raise family.FamilyUnavailable(f"a checkpoint could not be loaded: {e}") from e
+        refs = b.loader.refs_for(metric_id, used)
+        fam.checkpoints = refs
+        fam.backend = trust.with_digests(fam.backend, refs)
+        return fam
+    return family.Wiring(metric_specs.BY_ID[metric_id].family, (metric_id,), build)
+
+
+def _pas_lk(b: Build, wanted):
+    del wanted
+    from benchmarks.vmbench import pas  # pylint: disable=import-outside-toplevel
+    return pas.PasLucasKanade(b.options.pas_grid_size)
+
+
+def wirings(pas_backend: str = "official"):
+    """The families in evaluate.sh's order; PAS on the weight-free opencv-lk-grid
+    backend (NOT official) when `pas_backend` is "lk"."""
+    return tuple(family.Wiring("pas", (m,), _pas_lk)
+                 if m == official_scores.PAS and pas_backend == "lk"
+                 else _wiring(m, BUILDERS[m]) for m in ORDER)
+
+
+def prepare(config_common, metric_ids, quirks: Quirks = Quirks(), options: Options = Options(),
+            architectures=None, device=None, pas_backend: str = "official"
+            ) -> family.Prepared:
+    """The families of the selected metrics, each model loaded once (on --device
+    resolved here), and why each other selected metric is unavailable."""
     device = str(device or run_device.resolve(config_common.device))
     loader = model_loader.Loader(Settings(config_common.checkpoint_dir, config_common.offline),
                                  device, architectures)
-    families, reasons = {}, {}
-    for metric_id in ORDER:
-        if metric_id not in metric_ids or metric_id not in BUILDERS:
-            continue
-        try:
-            fam, used = BUILDERS[metric_id](loader, metric_id, quirks, options)
-        except resolver.CheckpointUnavailable as e:
-            why = str(e).split("; fetch it with")[0]  # _needs lists every fetch command
-            reasons[metric_id] = f"{why}. All it needs: {_needs(metric_id, config_common)}"
-            continue
-        except (FileNotFoundError, ValueError) as e:  # a checkpoint file that is not one
-            reasons[metric_id] = f"a checkpoint could not be loaded: {e}"
-            continue
-        refs = loader.refs_for(metric_id, used)
-        fam.checkpoints = refs
-        fam.backend = trust.with_digests(fam.backend, refs)
-        families[metric_id] = fam
-    return families, reasons
+    return family.prepare(wirings(pas_backend), Build(loader, quirks, options, config_common),
+                          metric_ids)
 
 
 def _needs(metric_id, config_common) -> str:

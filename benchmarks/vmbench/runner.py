@@ -66,22 +66,16 @@ class VmbenchConfig:
 
 def _prepare(config: VmbenchConfig, metric_ids: List[str]):
     """(families, {metric: unavailable reason}) for the selected metrics."""
-    families, reasons = [], {}
-    official = [m for m in official_models.ORDER if m in metric_ids]
-    if official_scores.PAS in metric_ids and config.pas_backend == "lk":
-        families.append(pas.PasLucasKanade(config.grid_size))
-        official.remove(official_scores.PAS)
-    if official:
-        options = official_models.Options(pas_grid_size=config.grid_size,
-                                          cas_init=config.cas_init,
-                                          cas_batch_size=config.cas_batch_size,
-                                          mss_batch_frames=config.mss_batch_frames,
-                                          mss_dtype=config.mss_dtype)
-        loaded, why = official_models.load(config.common, official, config.quirks, options,
-                                           architectures=config.architectures)
-        families += [loaded[m] for m in official if m in loaded]
-        reasons.update(why)
-    return _mss_reads_pas(families, reasons), reasons
+    options = official_models.Options(pas_grid_size=config.grid_size,
+                                      cas_init=config.cas_init,
+                                      cas_batch_size=config.cas_batch_size,
+                                      mss_batch_frames=config.mss_batch_frames,
+                                      mss_dtype=config.mss_dtype)
+    prepared = official_models.prepare(config.common, metric_ids, config.quirks, options,
+                                       architectures=config.architectures,
+                                       pas_backend=config.pas_backend)
+    reasons = {m: why for m, (why, _) in prepared.unavailable.items()}
+    return _mss_reads_pas(prepared.families, reasons), reasons
 
 
 def _mss_reads_pas(families, reasons):
@@ -110,7 +104,7 @@ def _mss_reads_pas(families, reasons):
 
 
 def _evaluate(ctx: engine.Context, config: VmbenchConfig) -> engine.Evaluation:
-    metric_ids = metric_specs.select(config.common.metrics)
+    metric_ids = metric_specs.TABLE.select(config.common.metrics)
     suite = prompt_suite.load_manifest(config.prompt_manifest)
     layout = prompt_suite.discover(config.video_dir, suite)
     if not layout.videos:
@@ -174,8 +168,14 @@ def _index_key(index: str):
     return sample_loop.SampleRef(index).key
 
 
+def _raw_column(column: str) -> bool:
+    """A metric's results.json key, or a diagnostic named after its short name (pas_...)."""
+    return (column in metric_specs.PER_VIDEO_IDS
+            or column.split("_")[0] in metric_specs.TABLE.alias_names)
+
+
 BENCHMARK = engine.Benchmark(BENCHMARK_ID, BENCHMARK_VERSION, _evaluate, metric_specs.TABLE,
-                             sample_noun="videos")
+                             sample_noun="videos", raw_columns=_raw_column)
 
 
 def run(config: VmbenchConfig) -> scorecard_pb2.Scorecard:

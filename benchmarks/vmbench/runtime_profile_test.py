@@ -43,7 +43,8 @@ def test_profile_metrics_are_the_tables_and_all_are_computed():
 
 
 def test_profile_checkpoints_are_the_loaders_pins():
-    """The profile (asset plans, preflight) and the specs the loaders resolve agree."""
+    """Each metric lists the checkpoints its loader resolves, in order (each block's
+    fields are the spec's: //tests:runtime_profiles_test, over every benchmark)."""
     profile = runtime_profiles.load_profile("vmbench")
     by_id = {m.metric_id: m for m in profile.metrics}
     for metric_id, wanted in (("perceptible_amplitude_score", checkpoints.PAS),
@@ -51,12 +52,8 @@ def test_profile_checkpoints_are_the_loaders_pins():
                               ("commonsense_adherence_score", checkpoints.CAS),
                               ("motion_smoothness_score", checkpoints.MSS),
                               ("object_integrity_score", checkpoints.OIS)):
-        got = [(c.name, c.id, c.revision or "main", c.url, c.file, c.sha256, c.snapshot,
-                c.fetch_command, c.license, c.size_bytes, c.approx_size_bytes)
-               for c in by_id[metric_id].checkpoints]
-        assert got == [(s.name, s.hf_repo, s.hf_revision, s.url, s.filename, s.sha256,
-                        s.snapshot, s.fetch_command(), s.license, s.size_bytes,
-                        s.approx_size_bytes) for s in wanted]
+        got = [(c.name, c.file) for c in by_id[metric_id].checkpoints]
+        assert got == [(s.name, s.filename) for s in wanted], metric_id
 
 
 def _tensor_bytes(relative: str, per_element: int = 4) -> int:

@@ -1,8 +1,12 @@
 """One VMBench video on the shared engine: its inputs, its context, its row.
 
 `load` decodes the video once at native resolution (the official scripts read every
-frame with OpenCV, unresized) and reads its fps; a video that cannot be decoded, or has
-a single frame (motion needs two), is an error row naming the file. `score` runs the
+frame with OpenCV until it stops, unresized) and reads its fps; a video that cannot be
+decoded, has a single frame (motion needs two), or decodes fewer frames than its
+container declares (the decoder stopped at damage in the file: the shared decoder's
+check, the one MemoBench's clips go through) is an error row naming the file and both
+counts. More decodable frames than declared are all kept, as the official read keeps
+them, with an input warning. `score` runs the
 families and keeps the official results.json keys as the sample's metrics; any other
 column a family fills goes to the diagnostics.
 """
@@ -40,6 +44,7 @@ class Loaded:
     frames: np.ndarray
     digest: str
     fps: float
+    warnings: Tuple[str, ...] = ()
 
 
 def ref(item: Item) -> sample_loop.SampleRef:
@@ -64,11 +69,13 @@ def load(item: Item, max_side: Optional[int] = None) -> Loaded:
     path = item[1]
     if path.is_file() and path.stat().st_size == 0:
         raise InputError(path, "an mp4 video", "an empty (zero-length) file")
-    frames, sha = frames_lib.load_frames_and_digest(path, max_side=max_side)
+    warnings = []
+    frames, sha = frames_lib.load_frames_and_digest(path, max_side=max_side,
+                                                    warnings=warnings, complete=True)
     if len(frames) < 2:
         raise InputError(path, "a video of at least 2 frames (motion needs two)",
                          f"{len(frames)} frame")
-    return Loaded(frames, sha, _fps(path))
+    return Loaded(frames, sha, _fps(path), tuple(warnings))
 
 
 def score(item: Item, loaded: Loaded, families) -> scorecard_pb2.SampleScore:
@@ -80,6 +87,8 @@ def score(item: Item, loaded: Loaded, families) -> scorecard_pb2.SampleScore:
         "num_frames": str(len(frames)), "height": str(frames.shape[1]),
         "width": str(frames.shape[2]), "fps": f"{loaded.fps:g}", "source": str(path),
         "subject_noun": prompt.subject_noun})
+    for warning in loaded.warnings:
+        sample_loop.add_warning(sample, warning)
     ctx = VideoContext(sample_id=prompt.index, frames=frames, prompt=prompt,
                        fps=loaded.fps, path=path)
     columns = sample_loop.run_families(ctx, families, sample)

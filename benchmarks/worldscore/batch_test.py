@@ -14,7 +14,7 @@ from benchmarks.worldscore import runner
 from metrics.clip import aesthetic
 from metrics.clip import clip_score
 from metrics.clip import clipiqa
-from metrics.clip import random_models
+from metrics.clip import tiny_clip
 from metrics.clip import tiny_clip_score
 from metrics.clip import tiny_clipiqa
 from tools.fixtures import worldscore_sample
@@ -43,8 +43,8 @@ def tree(tmp_path_factory):
     tiny_clipiqa.write_rn50(ckpt / clipiqa.CLIP_RN50.name / clipiqa.CLIP_RN50.filename, seed=4)
     tiny_clipiqa.write_prompts(ckpt / clipiqa.CLIPIQA_PLUS_PROMPTS.name
                                / clipiqa.CLIPIQA_PLUS_PROMPTS.filename, seed=5)
-    random_models.write_vision_snapshot(ckpt / aesthetic.CLIP_VIT_L14.name, projection_dim=768)
-    random_models.write_head(ckpt / aesthetic.AESTHETIC_HEAD.name
+    tiny_clip.write_vision_snapshot(ckpt / aesthetic.CLIP_VIT_L14.name, projection_dim=768)
+    tiny_clip.write_head(ckpt / aesthetic.AESTHETIC_HEAD.name
                              / aesthetic.AESTHETIC_HEAD.filename)
     tiny_clip_score.write_snapshot(ckpt / clip_score.CLIP_VIT_B16.name)
     return sample, ckpt

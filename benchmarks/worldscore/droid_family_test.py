@@ -12,9 +12,10 @@ from benchmarks.worldscore import aspects
 from benchmarks.worldscore import droid_metrics
 from benchmarks.worldscore import droid_slam
 from benchmarks.worldscore import families
+from benchmarks.worldscore import metric_specs
 from benchmarks.worldscore import normalize
 from benchmarks.worldscore import runner
-from metrics.slam import droid_net_tiny
+from metrics.slam import tiny_droid_net
 from tools.fixtures import worldscore_sample
 
 K01 = "static/photorealistic/indoor/kitchen/k01"
@@ -30,7 +31,7 @@ def _config(tree, out, ckpt):
                             metrics=WANTED),
         generated_root=tree["generated_root"], data_root=tree["data_root"], output_dir=out,
         model_name="fixture",
-        architectures={"droid_net": droid_net_tiny.TINY, "droid_input_area": AREA})
+        architectures={"droid_net": tiny_droid_net.TINY, "droid_input_area": AREA})
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +46,7 @@ def run(tree):
     root, sample = tree
     ckpt = root / "ckpt"
     (ckpt / droid_slam.DROID_PTH.name).mkdir(parents=True)
-    droid_net_tiny.save_tiny(ckpt / droid_slam.DROID_PTH.name / droid_slam.DROID_PTH.filename)
+    tiny_droid_net.save_tiny(ckpt / droid_slam.DROID_PTH.name / droid_slam.DROID_PTH.filename)
     card = runner.run(_config(sample, root / "out", ckpt))
     return root, card
 
@@ -83,7 +84,7 @@ def test_one_family_and_backend_not_official_at_a_test_area(run):
 def test_missing_droid_pth_makes_both_unavailable_with_the_fetch_command(tree, tmp_path):
     root, sample = tree
     prepared = families.prepare(_config(sample, tmp_path / "o", tmp_path / "empty"),
-                                families.select(list(WANTED)))
+                                metric_specs.TABLE.select(list(WANTED)))
     assert not prepared.families
     for mid in droid_metrics.METRIC_IDS:
         assert "curl -L https://drive.google.com/uc?id=" in prepared.unavailable[mid][0]
@@ -103,7 +104,7 @@ def test_a_single_keyframe_gives_the_official_failures(tree, tmp_path, monkeypat
     root, sample = tree
     ckpt = tmp_path / "ckpt"
     (ckpt / droid_slam.DROID_PTH.name).mkdir(parents=True)
-    droid_net_tiny.save_tiny(ckpt / droid_slam.DROID_PTH.name / droid_slam.DROID_PTH.filename)
+    tiny_droid_net.save_tiny(ckpt / droid_slam.DROID_PTH.name / droid_slam.DROID_PTH.filename)
     runner.run(_config(sample, tmp_path / "out", ckpt))
     data = json.loads((tmp_path / "out" / runner.EVALUATIONS_DIR / K01 / "evaluation.json")
                       .read_text())

@@ -47,20 +47,20 @@ def test_runtime_profile_pins_droid_pth_for_both_droid_metrics():
 def _config(ckpt):
     import types  # pylint: disable=import-outside-toplevel
     from benchmarks.common.flags import CommonConfig  # pylint: disable=import-outside-toplevel
-    from metrics.slam import droid_net_tiny  # pylint: disable=import-outside-toplevel
+    from metrics.slam import tiny_droid_net  # pylint: disable=import-outside-toplevel
     return types.SimpleNamespace(
         common=CommonConfig(device="cpu", checkpoint_dir=str(ckpt), offline=True),
-        architectures={"droid_net": droid_net_tiny.TINY})
+        architectures={"droid_net": tiny_droid_net.TINY})
 
 
 def test_network_resolves_droid_pth_or_is_unavailable_with_the_fetch_command(tmp_path):
     from metrics.checkpoints import resolver  # pylint: disable=import-outside-toplevel
-    from metrics.slam import droid_net_tiny  # pylint: disable=import-outside-toplevel
+    from metrics.slam import tiny_droid_net  # pylint: disable=import-outside-toplevel
     with pytest.raises(resolver.CheckpointUnavailable, match="curl -L https://drive.google"):
         droid_slam.load_network(_config(tmp_path), "camera_control.camera_error")
     folder = tmp_path / droid_slam.DROID_PTH.name
     folder.mkdir()
-    tiny = droid_net_tiny.save_tiny(folder / droid_slam.DROID_PTH.filename)
+    tiny = tiny_droid_net.save_tiny(folder / droid_slam.DROID_PTH.filename)
     net, ref = droid_slam.load_network(_config(tmp_path), "camera_control.camera_error")
     assert not net.training and ref.path == str(folder / "droid.pth")
     assert all(v.equal(net.state_dict()[k]) for k, v in tiny.state_dict().items())

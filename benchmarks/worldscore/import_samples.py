@@ -46,7 +46,20 @@ def _sample(result: recompute.InstanceResult) -> scorecard_pb2.SampleScore:
                     result.error or "not in this instance's evaluation.json")
     elif result.entries is not None:
         _absent_metrics(sample, result)
+    for (aspect, name), reason in result.refused.items():  # not finite or out of range
+        sample.unavailable[metric_specs.metric_id(aspect, name)] = reason
     return sample
+
+
+def refused(recomputed: recompute.Recomputed) -> Dict[str, Dict[str, str]]:
+    """{metric id: {"split/instance": reason}} of the values refused (recompute)."""
+    out: Dict[str, Dict[str, str]] = {}
+    for movement, results in recomputed.results.items():
+        for result in results:
+            for key, reason in result.refused.items():
+                out.setdefault(metric_specs.metric_id(*key), {})[
+                    f"{movement}/{result.instance.key}"] = reason
+    return out
 
 
 def _absent_metrics(sample, result) -> None:

@@ -13,6 +13,7 @@ import pathlib
 from typing import Dict, List, Optional
 
 from benchmarks.common import engine
+from benchmarks.common import gate
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
 from benchmarks.worldscore import aggregate
@@ -118,14 +119,21 @@ def from_tree(generated_root: pathlib.Path, model_name: str, static_only: bool,
     card = _card(model_name)
     backend = _backend("evaluation.json files", True)
     card.metrics.extend(_tree_metrics(rec, static_only, backend))
+    refused = import_samples.refused(rec)
+    for result in card.metrics:
+        card_lib.record_refused(result, refused.get(result.id, {}))
     expected = ([e.key for m in movements for e in entries[m]]
                 if entries is not None else None)
     _coverage(card, rows, expected, movements)
-    notes, blockers = [], []
-    for m in movements if entries is not None else ():
-        if len(entries[m]) != aspects.EXPECTED_INSTANCES[m]:
-            notes.append(f"{dataset.json_path(data_root, m)} has {len(entries[m])} entries, "
-                         f"not the official dataset's {aspects.EXPECTED_INSTANCES[m]:,}")
+    notes = []
+    counts = [gate.Count(str(dataset.json_path(data_root, m)), len(entries[m]),
+                         aspects.EXPECTED_INSTANCES[m], "entries")
+              for m in movements if entries is not None]
+    cov = card.coverage
+    unknown = [] if entries is not None or cov.evaluated >= cov.expected else [
+        card_lib.blocker(scorecard_pb2.INCOMPLETE_COVERAGE,
+                         f"{cov.evaluated} of {cov.expected} instances evaluated without "
+                         "error (which are missing is unknown without --data_root)")]
     pooled_errors = [r.sample_id for r in rows if r.error and r.metrics]
     if pooled_errors:
         notes.append(f"{len(pooled_errors)} instance(s) with errors still in "
@@ -134,6 +142,7 @@ def from_tree(generated_root: pathlib.Path, model_name: str, static_only: bool,
     for movement in rec.missing_movements:
         notes.append(f"{generated_root}/{movement}: no such folder (the official "
                      "run_evaluate stops there); its aspects are 0 in worldscore.json")
+    notes += rec.checks.notes()
     mismatches = recompute.stored_mismatches(rec.results)
     if mismatches:
         notes.append(f"{len(mismatches)} stored score_normalized values differ from the "
@@ -145,11 +154,8 @@ def from_tree(generated_root: pathlib.Path, model_name: str, static_only: bool,
     if static_only:
         notes.append("3D model: static only; the 3 dynamic aspects are 0 and "
                      "WorldScore-Dynamic = 0.7 x WorldScore-Static, as officially")
-    failed = [r for r in rows if r.error] + absent
-    if failed:
-        blockers.append(card_lib.blocker(scorecard_pb2.SAMPLE_ERRORS,
-                                         f"{len(failed)} error rows (per_sample_scores.jsonl)"))
-    return _finish(card, rows + absent, rec.worldscore, notes, blockers)
+    return _finish(card, rows + absent, rec.worldscore, notes,
+                   gate.Facts(counts=counts, coverage=unknown))
 
 
 def from_worldscore_json(path: pathlib.Path, model_name: str, static_only: bool) -> Imported:
@@ -170,23 +176,14 @@ def from_worldscore_json(path: pathlib.Path, model_name: str, static_only: bool)
         if values[key] != mine:
             notes.append(f"{path.name}: {key} is {values[key]}, the official formula on its "
                          f"aspects gives {mine}")
-    return _finish(card, [], values, notes, [])
+    return _finish(card, [], values, notes, gate.Facts())
 
 
-def _finish(card, rows, worldscore, notes, blockers) -> Imported:
-    blockers.append(card_lib.blocker(scorecard_pb2.IMPORTED_NOT_RECOMPUTED,
-                                     "official results imported; worldeval ran no metric"))
-    cov = card.coverage
-    if rows and cov.evaluated < cov.expected:
-        blockers.append(card_lib.blocker(
-            scorecard_pb2.INCOMPLETE_COVERAGE,
-            f"{cov.evaluated} of {cov.expected} instances evaluated without error"))
-    for m in card.metrics:
-        if not m.available and m.leaderboard_metric:
-            blockers.append(card_lib.blocker(scorecard_pb2.METRIC_UNAVAILABLE,
-                                             m.unavailable_reason, m.id))
-    card.verification.CopyFrom(card_lib.verification(blockers, [], cov.evaluated,
-                                                     imported=True))
+def _finish(card, rows, worldscore, notes, facts: gate.Facts) -> Imported:
+    """The gate on the import: the leaderboard's aspects and headlines are required."""
+    facts = dataclasses.replace(facts, required=[s.id for s in metric_specs.TABLE.leaderboard])
+    card.verification.CopyFrom(gate.assess_import(card, facts, "instances",
+                                                  per_sample=bool(rows)))
     card.notes.extend(notes)
     return Imported(card, rows, worldscore)
 

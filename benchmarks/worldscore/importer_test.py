@@ -86,7 +86,9 @@ def test_dataset_cross_check_both_ways(base, tmp_path):
     assert "dynamic.json" in missing.error
     assert card.coverage.missing_sample_ids == ["dynamic/stylized/fluid/f01"]
     assert card.coverage.expected == 11
-    assert any("has 8 entries, not the official dataset's 2,000" in n for n in card.notes)
+    # the gate's count of the official data (gate.assess_import, as a run's gate)
+    assert any(b.reason == scorecard_pb2.NOT_OFFICIAL_DATA and "static.json has 8 entries, "
+               "not the official 2000" in b.detail for b in card.verification.blocking)
     x01 = rows["static/photorealistic/indoor/attic/x01"]
     assert "found no entry for it" in x01.error and x01.metrics  # pooled, as officially
     assert "static.json" in x01.error
@@ -99,6 +101,47 @@ def test_missing_dynamic_folder_of_a_video_model(base, tmp_path):
     ma = _metric(card, "motion_accuracy")
     assert not ma.available and "no dynamic/ folder" in ma.unavailable_reason
     assert any("dynamic: no such folder" in n for n in card.notes)
+
+
+def _edit(path, change):
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data, indent=4))  # json.dump writes NaN, Infinity as is
+
+
+def test_a_nan_raw_score_is_a_per_instance_error_not_a_renormalised_zero(base, tmp_path):
+    out = tmp_path / "out"
+    shutil.copytree(base / VIDEO / "worldscore_output", out)
+    bed, beach = "static/photorealistic/indoor/bedroom/b01", "static/photorealistic/outdoor/beach/o01"
+    forest = "static/stylized/outdoor/forest/s02"  # data_exists rejects it: stored value pooled
+    reproj, camera, detect = ("3d_consistency.reprojection_error", "camera_control.camera_error",
+                              "object_control.object_detection")
+    before = _rows(importer.from_tree(out, VIDEO, False))
+    _edit(out / bed / "evaluation.json", lambda d: d["3d_consistency"]["reprojection_error"]
+          .update(score=float("nan")))
+    _edit(out / beach / "evaluation.json", lambda d: d["camera_control"]["camera_error"]
+          .update(score=[float("inf"), 0.0]))
+    _edit(out / forest / "evaluation.json", lambda d: d["object_control"]["object_detection"]
+          .update(score_normalized=1.7))
+    assert "NaN" in (out / bed / "evaluation.json").read_text()
+    imported = importer.from_tree(out, VIDEO, False)
+    card, rows = imported.card, _rows(imported)
+    for metric_id, bad in ((reproj, bed), (camera, beach), (detect, forest)):
+        kept = [r.metrics[metric_id] for key, r in before.items()
+                if metric_id in r.metrics and key != bad]  # error rows are pooled too
+        result = _metric(card, metric_id)
+        assert result.value == pytest.approx(sum(kept) / len(kept), abs=1e-12), metric_id
+        assert result.sample_count == len(kept) and metric_id not in rows[bad].metrics
+        assert list(result.missing_sample_ids) == [f"static/{bad}"]  # split/sample id
+    assert rows[bed].unavailable[reproj] == (
+        f"{out / bed / 'evaluation.json'}: {reproj} score nan is not a finite number")
+    assert "camera_error score inf is not a finite number" in rows[beach].unavailable[camera]
+    assert "object_detection 1.7 is outside its official range [0, 1]" in rows[
+        forest].unavailable[detect]
+    note = next(n for n in card.notes if n.startswith("3 imported values are not finite"))
+    assert f"{out / bed / 'evaluation.json'} {reproj} score=nan" in note
+    assert scorecard_pb2.INCOMPLETE_METRIC_COVERAGE in {
+        b.reason for b in card.verification.blocking}
 
 
 def test_worldscore_json_import(tmp_path):

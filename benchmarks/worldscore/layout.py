@@ -75,6 +75,37 @@ def walk(generated_root: os.PathLike, movement: str) -> List[Instance]:
     return [Instance(movement, parts, path) for parts, path in level]
 
 
+def check_root(generated_root: os.PathLike, movements, flag: str = "--generated_root"
+               ) -> None:
+    """InputError (exit 2, before any work) unless `generated_root` is a folder holding
+    at least one instance folder under one of `movements` (<root>/static/<style>/... or
+    <root>/dynamic/<style>/...): a missing, empty or non-folder root is not a run of
+    every instance failed."""
+    root = pathlib.Path(generated_root)
+    shape = (f"a model's worldscore_output folder ({flag}) holding instance folders "
+             + " or ".join(f"{m}/" + "/".join(_LEVELS[m]) + "/" for m in movements))
+    if not root.is_dir():
+        found = ("a link to nothing" if root.is_symlink() and not root.exists() else
+                 "a file" if root.exists() else "no such folder")
+        raise InputError(root, shape, found)
+    if any(walk(root, m) for m in movements):
+        return
+    try:
+        present = sorted(p.name for p in root.iterdir())
+    except OSError as e:
+        raise InputError(root, shape, f"a folder that cannot be listed ({type(e).__name__}: "
+                         f"{e.strerror or e})") from e
+    found = ("an empty folder" if not present else "no instance folder under "
+             + " or ".join(f"{m}/" for m in movements) + " (it holds "
+             + ", ".join(present[:5]) + (f" and {len(present) - 5} more" if len(present) > 5
+                                          else "") + ")")
+    raise InputError(root, shape, found)
+
+
+_LEVELS = {aspects.STATIC: ("<style>", "<scene_type>", "<category>", "<instance>"),
+           aspects.DYNAMIC: ("<style>", "<motion_type>", "<instance>")}
+
+
 def _problem(inst: Instance, name: str, expected: str, found: str, crash=False) -> None:
     (inst.crashes if crash else inst.problems).append(
         f"{inst.path / name}: expected {expected}, found {found}")

@@ -152,3 +152,25 @@ def test_duplicate_dataset_entries_and_missing_file(tmp_path):
         dataset.load(tmp_path, "static")
     with pytest.raises(InputError, match="dynamic.json"):
         dataset.load(tmp_path / "nowhere", aspects.DYNAMIC)
+
+
+def test_check_root_refuses_a_root_with_nothing_to_evaluate(tmp_path):
+    """Missing, a file, empty, or no instance folder at the movements' depth: exit 2
+    naming --generated_root and the path (not a run with every instance failed)."""
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "shallow" / "static" / "photorealistic" / "indoor").mkdir(parents=True)
+    for name, found in (("none", "found no such folder"), ("file", "found a file"),
+                        ("empty", "found an empty folder"),
+                        ("shallow", "found no instance folder under static/ or dynamic/ "
+                                    "(it holds static)")):
+        with pytest.raises(InputError) as raised:
+            layout.check_root(tmp_path / name, aspects.VISUAL_MOVEMENTS)
+        assert str(raised.value).startswith(f"{tmp_path / name}: expected a model's "
+                                            "worldscore_output folder (--generated_root)")
+        assert str(raised.value).endswith(found), str(raised.value)
+    tree.write_instance(tmp_path / "ok", D)
+    layout.check_root(tmp_path / "ok", aspects.VISUAL_MOVEMENTS)
+    with pytest.raises(InputError, match=r"no instance folder under static/ \(it holds "
+                                         r"dynamic\)"):
+        layout.check_root(tmp_path / "ok", (aspects.STATIC,))

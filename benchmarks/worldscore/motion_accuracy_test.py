@@ -14,13 +14,13 @@ from benchmarks.common.flags import CommonConfig
 from benchmarks.worldscore import motion_accuracy
 from benchmarks.worldscore import runner
 from metrics.segmentation import sam2_loader
-from metrics.segmentation import sam2_tiny
+from metrics.segmentation import tiny_sam2
 from proto import scorecard_pb2
 from tools.fixtures import worldscore_sample
 from tools.fixtures import worldscore_tree
 
 BALL = "dynamic/photorealistic/rigid/ball01"
-TINY = dataclasses.replace(sam2_tiny.TINY_128, postprocessing=False, fill_hole_area=0)
+TINY = dataclasses.replace(tiny_sam2.TINY_128, postprocessing=False, fill_hole_area=0)
 
 
 def _save(path: pathlib.Path, array):
@@ -157,7 +157,7 @@ def test_motion_accuracy_end_to_end_with_a_tiny_sam2_1(tmp_path):
             Image.fromarray(worldscore_sample.texture(3, i, 2, size=(128, 96))).save(
                 inst / "frames" / f"{i:03d}.png")
     spec = motion_accuracy.SAM2_1_HIERA_B_PLUS
-    sam = sam2_tiny.save_tiny_sam2(ckpt / spec.name / spec.filename,
+    sam = tiny_sam2.save_tiny_sam2(ckpt / spec.name / spec.filename,
                                    config=TINY, object_bias=10.0)
     config = runner.WorldScoreConfig(
         common=CommonConfig(device="cpu", offline=True, checkpoint_dir=str(ckpt),

@@ -20,7 +20,7 @@ from benchmarks.worldscore import normalize
 from metrics.interpolation import vfimamba
 from metrics.checkpoints import resolver
 from metrics.lpips import lpips
-from metrics.lpips import random_checkpoints
+from metrics.lpips import tiny_lpips
 
 # One thread: these small models spend more time in thread hand-offs than in arithmetic,
 # and much more so on a loaded CI machine.
@@ -128,7 +128,7 @@ def test_build_resolves_the_checkpoints_and_scores_dynamic_instances(tmp_path, m
     tiny VFIMamba through the real loader, random LPIPS files; static instances skipped."""
     monkeypatch.setattr(lpips, "ALEXNET_SPEC", dataclasses.replace(lpips.ALEXNET_SPEC, sha256=""))
     ckpt = tmp_path / "ckpt"
-    random_checkpoints.write_random_checkpoints(ckpt, seed=1)
+    tiny_lpips.write_random_checkpoints(ckpt, seed=1)
     torch.manual_seed(0)
     weights = ckpt / ms.VFIMAMBA.name / ms.VFIMAMBA.filename
     weights.parent.mkdir(parents=True)

@@ -15,9 +15,11 @@ import pathlib
 from typing import Dict, List, Mapping, Optional, Tuple
 
 from benchmarks.common.errors import InputError
+from benchmarks.common.metric_table import ValueChecks
 from benchmarks.worldscore import aggregate
 from benchmarks.worldscore import aspects
 from benchmarks.worldscore import layout
+from benchmarks.worldscore import metric_specs
 from benchmarks.worldscore import normalize
 from benchmarks.worldscore import official_json
 
@@ -30,6 +32,9 @@ class InstanceResult:
     renormalized: bool = False
     error: str = ""                 # why nothing of it is pooled
     notes: List[str] = dataclasses.field(default_factory=list)
+    # (aspect, metric) -> why its value is refused (metric_table.ValueChecks): a raw
+    # score that is not finite, or a score_normalized pooled as stored outside [0, 1].
+    refused: Dict[Tuple[str, str], str] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -38,9 +43,22 @@ class Recomputed:
     pools: Dict[str, aggregate.Pools]
     worldscore: Dict[str, object]
     missing_movements: List[str]               # expected, no <movement>/ folder
+    checks: Optional[ValueChecks] = None       # what was refused, for the notes
 
 
-def _instance(inst: layout.Instance) -> InstanceResult:
+def _refusal(checks: ValueChecks, path, key, score, stored) -> Optional[str]:
+    """Why an entry may not be pooled: a raw score (each component) that is not finite
+    (renormalize_score would clip a NaN to a valid-looking end of the range), or, where
+    the stored score_normalized is what is pooled, one outside the table's [0, 1]."""
+    mid = metric_specs.metric_id(*key)
+    for part in (score if isinstance(score, (list, tuple)) else [score]):
+        why = checks.check_finite(f"{path}", f"{mid} score", part)
+        if why:
+            return why
+    return None if stored is None else checks.check(f"{path}", mid, stored)
+
+
+def _instance(inst: layout.Instance, checks: ValueChecks) -> InstanceResult:
     result = InstanceResult(layout.check(inst))
     path = inst.path / official_json.EVALUATION_JSON
     if not path.is_file():
@@ -55,6 +73,10 @@ def _instance(inst: layout.Instance) -> InstanceResult:
     result.notes += [f"{path}: ignored {what}" for what in evaluation.ignored]
     result.renormalized = inst.exists and not evaluation.renormalize_error
     for key, (score, stored) in evaluation.entries.items():
+        refused = _refusal(checks, path, key, score, None if result.renormalized else stored)
+        if refused:
+            result.refused[key] = refused
+            continue
         result.pooled[key] = (normalize.normalize(aspects.METRICS[key], score)
                               if result.renormalized else stored)
     if not inst.exists:
@@ -76,16 +98,17 @@ def recompute(generated_root: os.PathLike, static_only: bool) -> Recomputed:
                          "no such folder")
     movements = [aspects.STATIC] if static_only else list(aspects.VISUAL_MOVEMENTS)
     results, pools, missing = {}, {}, []
+    checks = ValueChecks(metric_specs.TABLE)
     for movement in movements:
         if not (root / movement).is_dir():
             missing.append(movement)
             continue
-        results[movement] = [_instance(i) for i in layout.walk(root, movement)]
+        results[movement] = [_instance(i, checks) for i in layout.walk(root, movement)]
         pools[movement] = aggregate.pool(r.pooled for r in results[movement] if not r.error)
     if not results:
         raise InputError(root, "a WorldScore output folder holding " + " and ".join(
             f"{m}/" for m in movements), "none of them")
-    return Recomputed(results, pools, aggregate.worldscore(pools), missing)
+    return Recomputed(results, pools, aggregate.worldscore(pools), missing, checks)
 
 
 def stored_mismatches(results: Mapping[str, List[InstanceResult]]) -> List[str]:
@@ -97,5 +120,5 @@ def stored_mismatches(results: Mapping[str, List[InstanceResult]]) -> List[str]:
             if r.renormalized and r.entries:
                 out += [f"{r.instance.key} {a}.{m}: stored {stored!r}, renormalised "
                         f"{r.pooled[(a, m)]!r}" for (a, m), (_, stored) in r.entries.items()
-                        if stored != r.pooled[(a, m)]]
+                        if (a, m) in r.pooled and stored != r.pooled[(a, m)]]
     return out

@@ -88,7 +88,8 @@ def write_evaluation(out_dir: pathlib.Path, sample: scorecard_pb2.SampleScore):
 
 
 def _evaluate(ctx: engine.Context, config: WorldScoreConfig) -> engine.Evaluation:
-    metric_ids = families_lib.select(config.common.metrics)
+    metric_ids = metric_specs.TABLE.select(config.common.metrics)
+    layout.check_root(config.generated_root, config.movements)  # exit 2 before any work
     all_items = items_of(config)
     items = ctx.select(all_items, lambda item: sample_lib.ref(item).key)
     prepared = families_lib.prepare(config, metric_ids)
@@ -139,8 +140,19 @@ def _evaluate(ctx: engine.Context, config: WorldScoreConfig) -> engine.Evaluatio
         models_loaded=bool(prepared.checkpoints()))
 
 
-BENCHMARK = engine.Benchmark(BENCHMARK_ID, BENCHMARK_VERSION, _evaluate, metric_specs.TABLE,
-                             sample_noun="instances")
+def _raw_column(column: str) -> bool:
+    """A raw column of WorldScore's families: a metric id or its raw:<id>[:<part>]."""
+    base = column[len("raw:"):] if column.startswith("raw:") else column
+    return base.split(":")[0] in metric_specs.PER_INSTANCE_IDS
+
+
+BENCHMARK = engine.Benchmark(
+    BENCHMARK_ID, BENCHMARK_VERSION, _evaluate, metric_specs.TABLE, sample_noun="instances",
+    raw_columns=_raw_column,
+    # one model run fills metrics of two aspects; the two metrics of an aspect's family
+    family_aliases={"optical_flow": None, "droid_slam": None,
+                    "subjective_quality:clip_iqa+": "subjective_quality",
+                    "subjective_quality:clip_aesthetic": "subjective_quality"})
 
 
 def run(config: WorldScoreConfig) -> scorecard_pb2.Scorecard:

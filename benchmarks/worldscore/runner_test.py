@@ -15,13 +15,14 @@ from benchmarks.common.flags import CommonConfig
 from benchmarks.worldscore import normalize
 from benchmarks.worldscore import aspects
 from benchmarks.worldscore import families
+from benchmarks.worldscore import metric_specs
 from benchmarks.worldscore import runner
 from benchmarks.worldscore import staging
 from benchmarks.worldscore import style_consistency
 from metrics.clip import aesthetic
 from metrics.clip import clip_score
 from metrics.clip import clipiqa
-from metrics.clip import random_models
+from metrics.clip import tiny_clip
 from metrics.clip import tiny_clip_score
 from metrics.clip import tiny_clipiqa
 from metrics.style import gram
@@ -40,8 +41,8 @@ def _checkpoints(ckpt: pathlib.Path) -> pathlib.Path:
     tiny_clipiqa.write_rn50(ckpt / clipiqa.CLIP_RN50.name / clipiqa.CLIP_RN50.filename, seed=4)
     tiny_clipiqa.write_prompts(ckpt / clipiqa.CLIPIQA_PLUS_PROMPTS.name
                                / clipiqa.CLIPIQA_PLUS_PROMPTS.filename, seed=5)
-    random_models.write_vision_snapshot(ckpt / aesthetic.CLIP_VIT_L14.name, projection_dim=768)
-    random_models.write_head(ckpt / aesthetic.AESTHETIC_HEAD.name / aesthetic.AESTHETIC_HEAD.filename)
+    tiny_clip.write_vision_snapshot(ckpt / aesthetic.CLIP_VIT_L14.name, projection_dim=768)
+    tiny_clip.write_head(ckpt / aesthetic.AESTHETIC_HEAD.name / aesthetic.AESTHETIC_HEAD.filename)
     tiny_clip_score.write_snapshot(ckpt / clip_score.CLIP_VIT_B16.name)
     return ckpt
 
@@ -260,7 +261,7 @@ def test_each_missing_checkpoint_makes_only_its_metric_unavailable(run, tmp_path
     (only_vgg / style_consistency.VGG19.name / style_consistency.VGG19.filename).write_bytes(
         (ckpt / style_consistency.VGG19.name / style_consistency.VGG19.filename).read_bytes())
     prepared = families.prepare(_config(tree, tmp_path / "o", only_vgg),
-                                families.select(None))
+                                metric_specs.TABLE.select(None))
     assert [f.metric_ids for f in prepared.families] == [("style_consistency.gram_matrix",)]
     why = {m: r for m, (r, _) in prepared.unavailable.items()}
     assert "RN50.pt" in why["subjective_quality.clip_iqa+"]

@@ -24,10 +24,10 @@ def _fresh(monkeypatch):
 
 
 def test_closed_port_is_refused_at_once():
+    """"connection refused" (not "no answer") shows the probe did not wait out a deadline;
+    no wall-clock bound, which a busy machine could break."""
     port = closed_port()
-    start = time.monotonic()
     verdict = reachability.probe(f"http://127.0.0.1:{port}/x")
-    assert time.monotonic() - start < 1.0
     assert not verdict.reachable and verdict.reason == "connection refused"
     assert verdict.describe() == (f"127.0.0.1:{port} is unreachable (connection refused after "
                                   f"{verdict.seconds:.1f} s)")
@@ -35,14 +35,24 @@ def test_closed_port_is_refused_at_once():
 
 @pytest.mark.parametrize("scheme", ["http", "https"])
 def test_silent_listener_is_unreachable_within_the_deadline(monkeypatch, scheme):
+    """The deadline is the variable's (the probe is given 0.5 s, not the 3 s default) and it
+    is waited out, not cut short; no upper wall-clock bound (a busy machine may overrun)."""
     monkeypatch.setenv(reachability.TIMEOUT_ENV, "0.5")
+    deadlines = []
+    real = reachability._probe  # pylint: disable=protected-access
+
+    def spy(scheme_, host, port_, timeout):
+        deadlines.append(timeout)
+        return real(scheme_, host, port_, timeout)
+    monkeypatch.setattr(reachability, "_probe", spy)
     with silent_listener() as (port, accepted):
         start = time.monotonic()
         verdict = reachability.probe(f"{scheme}://127.0.0.1:{port}")
         took = time.monotonic() - start
-    assert 0.4 < took < 1.5
+    assert deadlines == [0.5]
+    assert took >= 0.45 and verdict.seconds >= 0.45  # a deadline cannot fire early
     assert not verdict.reachable and verdict.reason == "no answer"
-    assert re.fullmatch(rf"127\.0\.0\.1:{port} is unreachable \(no answer after 0\.\d s\)",
+    assert re.fullmatch(rf"127\.0\.0\.1:{port} is unreachable \(no answer after \d+\.\d s\)",
                         verdict.describe())
     assert len(accepted) == 1
 

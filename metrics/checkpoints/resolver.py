@@ -12,6 +12,24 @@ host, reachability.probe() asks once per process whether that host (HF_ENDPOINT 
 specs, the URL's host otherwise) answers; when it does not, nothing is downloaded. A hub
 download first asks for the file's metadata (or the repository's commit) once, with the
 hub's etag timeout and without the hub client's retries, so a failing hub fails fast too.
+
+Which pin a file is checked against (ResolvedCheckpoint.pin, the scorecard's
+CheckpointRef.pin):
+- "sha256": the spec pins a digest, published upstream and written in worldeval's code
+  (metrics/<family>/pins.py); a file that differs is refused. Only this makes a
+  checkpoint digest-pinned (CheckpointRef.pinned_digest_matched, and with it a backend's
+  digest_pinned and leaderboard eligibility).
+- "lock": no digest is pinned; the file matched the entry its first fetch wrote to a local
+  checkpoint lock (metrics/checkpoints/lock.py); a file that differs is refused. A lock
+  pins against change, not against the official upload: it proves this is the file this
+  machine first fetched (from the recorded hub commit), not that it is the file everybody
+  else scores with, nor that the first fetch got the official bytes. Two researchers'
+  locks can differ, so a locked checkpoint is not digest-pinned. To make it so, compare
+  the locked sha256 with the upload's published digest (the hub's LFS oid) and pin it in
+  the spec.
+- "": nothing to compare (no pin and no lock entry, or an explicit flag path without a
+  pinned digest); the sha256 is recorded only.
+A file the resolver downloads itself is locked as `tools:assets fetch` would lock it.
 """
 
 import dataclasses
@@ -20,6 +38,7 @@ import os
 import pathlib
 from typing import Optional, Tuple
 
+from metrics.checkpoints import lock
 from metrics.checkpoints import reachability
 
 OFFLINE_ENV = ("WORLDEVAL_OFFLINE", "HF_HUB_OFFLINE")
@@ -95,6 +114,8 @@ class ResolvedCheckpoint:
     sha256: str          # of the weight file (`filename`)
     source: str          # "flag", "checkpoint_dir", "hf_cache", "torch_cache" or "download"
     revision: str        # the revision actually loaded (a hub commit when known)
+    pin: str = ""        # "sha256", "lock" or "" (see the module docstring)
+    lock_file: str = ""  # the checkpoint lock that applies to the file, if any
 
 
 class CheckpointUnavailable(Exception):
@@ -243,5 +264,32 @@ def resolve(spec: CheckpointSpec, explicit_path: Optional[str] = None,
         raise CheckpointUnavailable(
             f"{weight}: expected sha256 {spec.sha256}..., found {digest}: not the pinned "
             f"checkpoint {spec.name}; fetch it with: {spec.fetch_command(checkpoint_dir)}")
+    pin, lock_file = "sha256", ""
+    if not spec.sha256:
+        entry, lock_file = _lock_entry(spec, weight, source, revision, digest, checkpoint_dir)
+        pin = "lock" if entry is not None else ""
+        revision = revision or (entry.revision if entry is not None else "")
     path = weight.parent if spec.snapshot else weight
-    return ResolvedCheckpoint(spec, path, digest, source, revision or spec.hf_revision or "")
+    return ResolvedCheckpoint(spec, path, digest, source, revision or spec.hf_revision or "",
+                              pin, lock_file)
+
+
+def _lock_entry(spec: CheckpointSpec, weight: pathlib.Path, source: str, revision: str,
+                digest: str, checkpoint_dir: Optional[str]):
+    """(lock entry or None, lock file or "") of an unpinned file: verified against its
+    entry, or locked now when the resolver has just downloaded it.
+
+    Raises:
+      CheckpointUnavailable: the file differs from its entry (or the lock is unreadable).
+    """
+    try:
+        entry, lock_file = lock.verify(spec, weight, source, checkpoint_dir, digest)
+        if entry is None and source == "download" and lock_file:
+            entry = lock.record(pathlib.Path(lock_file).parent, spec, revision, digest,
+                                weight.stat().st_size, lock.VERIFIED_BY_NONE)
+    except lock.LockError as e:
+        raise CheckpointUnavailable(
+            f"{e}; fetch it with: {spec.fetch_command(checkpoint_dir)}") from e
+    except OSError:  # a lock that cannot be written (a read-only cache): left unlocked
+        entry = None
+    return entry, lock_file

@@ -158,8 +158,7 @@ def test_a_refused_hub_costs_one_probe_and_no_download(tmp_path, monkeypatch, ne
     monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
     checkpoint_dir = str(tmp_path / "ckpt")
     specs = _offline_specs(port)
-    messages, took = _resolve_all(specs, checkpoint_dir)
-    assert took < 2.0
+    messages, _ = _resolve_all(specs, checkpoint_dir)  # counts, not seconds (issue 37)
     assert network[port] == 1  # the probe's connect; no download tried to connect
     for spec, message in zip(specs, messages):
         _assert_one_clean_line(message, spec, checkpoint_dir, re.escape(
@@ -173,13 +172,12 @@ def test_a_silent_hub_costs_one_probe_timeout(tmp_path, monkeypatch, network):
     with loopback.silent_listener() as (port, accepted):
         monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
         specs = _offline_specs(port)
-        messages, took = _resolve_all(specs, checkpoint_dir)
+        messages, _ = _resolve_all(specs, checkpoint_dir)
         assert len(accepted) == 1
-    assert took < 3.0
     assert network[port] == 1
     for spec, message in zip(specs, messages):
         _assert_one_clean_line(message, spec, checkpoint_dir, re.escape(
-            f"127.0.0.1:{port} is unreachable (no answer after ") + r"1\.\d s\)")
+            f"127.0.0.1:{port} is unreachable (no answer after ") + r"[1-9]\d*\.\d s\)")
 
 
 def test_a_failing_hub_is_asked_once_per_checkpoint_without_retries(tmp_path, monkeypatch,
@@ -189,8 +187,7 @@ def test_a_failing_hub_is_asked_once_per_checkpoint_without_retries(tmp_path, mo
     with loopback.answering_server() as (port, requests):  # 503 to everything
         monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
         specs = _offline_specs(port)
-        messages, took = _resolve_all(specs, checkpoint_dir)
-    assert took < 3.0
+        messages, _ = _resolve_all(specs, checkpoint_dir)
     assert requests[0] == ("HEAD", "/") and len(requests) == 1 + len(specs), requests
     for spec, message in zip(specs, messages):
         _assert_one_clean_line(message, spec, checkpoint_dir,

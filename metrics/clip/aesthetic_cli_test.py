@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from metrics.clip import aesthetic
-from metrics.clip import random_models
+from metrics.clip import tiny_clip
 from metrics.clip import reference_transform
 from metrics.testing import binary_runner
 
@@ -34,8 +34,8 @@ def _error_line(done):
 @pytest.fixture(scope="module")
 def checkpoint_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("ckpt")
-    random_models.write_vision_snapshot(root / aesthetic.CLIP_VIT_L14.name, seed=21)
-    random_models.write_head(root / aesthetic.AESTHETIC_HEAD.name
+    tiny_clip.write_vision_snapshot(root / aesthetic.CLIP_VIT_L14.name, seed=21)
+    tiny_clip.write_head(root / aesthetic.AESTHETIC_HEAD.name
                              / aesthetic.AESTHETIC_HEAD.filename, seed=22)
     return root
 
@@ -142,7 +142,7 @@ def test_unusable_checkpoints_exit_2(tmp_path, checkpoint_dir, clip_folder):
     bad = tmp_path / "bad"
     (bad / "laion_aesthetic_l14").mkdir(parents=True)
     (bad / "laion_aesthetic_l14" / aesthetic.AESTHETIC_HEAD.filename).write_bytes(b"not torch")
-    random_models.write_vision_snapshot(bad / "clip_vit_large_patch14", projection_dim=512)
+    tiny_clip.write_vision_snapshot(bad / "clip_vit_large_patch14", projection_dim=512)
     line = _error_line(_run(tmp_path, f"--frames={folder}", f"--checkpoint_dir={bad}",
                             "--offline", "--device=cpu"))
     assert "not a usable clip_vit_large_patch14 checkpoint" in line and "projects to 512" in line

@@ -8,14 +8,14 @@ import torch
 
 from metrics.aesthetic import pins
 from metrics.clip import aesthetic
-from metrics.clip import random_models
+from metrics.clip import tiny_clip
 from metrics.clip import vision
 
 
 @pytest.fixture(scope="module")
 def model(tmp_path_factory):
     root = tmp_path_factory.mktemp("aesthetic")
-    random_models.write_vision_snapshot(root / "clip", projection_dim=768, seed=2)
+    tiny_clip.write_vision_snapshot(root / "clip", projection_dim=768, seed=2)
     head = {"weight": torch.randn(1, 768, generator=torch.Generator().manual_seed(9)),
             "bias": torch.tensor([4.0])}
     torch.save(head, str(root / "sa_0_4_vit_l_14_linear.pth"))
@@ -37,7 +37,7 @@ def test_rgb_frame_scores_are_the_linear_head_on_the_unit_embeddings(model):
 
 
 def test_a_mlp_head_file_is_not_a_linear_head(model, tmp_path):
-    random_models.write_head(tmp_path / "mlp.pth", seed=1)
+    tiny_clip.write_head(tmp_path / "mlp.pth", seed=1)
     with pytest.raises(RuntimeError):
         aesthetic.load_linear_head(tmp_path / "mlp.pth", "cpu")
 

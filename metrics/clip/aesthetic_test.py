@@ -14,7 +14,7 @@ import torch
 
 from metrics.checkpoints import resolver
 from metrics.clip import aesthetic
-from metrics.clip import random_models
+from metrics.clip import tiny_clip
 from metrics.clip import reference_transform
 from metrics.clip import vision
 from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fixture)
@@ -26,9 +26,9 @@ _CLIP_SPEC = dataclasses.replace(aesthetic.CLIP_VIT_L14, hf_repo="example/not-on
 def checkpoints(tmp_path_factory):
     """(tower, head state, checkpoint_dir) with both laid out as --checkpoint_dir wants."""
     root = tmp_path_factory.mktemp("ckpt")
-    tower = random_models.write_vision_snapshot(root / aesthetic.CLIP_VIT_L14.name, seed=5)
+    tower = tiny_clip.write_vision_snapshot(root / aesthetic.CLIP_VIT_L14.name, seed=5)
     head_path = root / aesthetic.AESTHETIC_HEAD.name / aesthetic.AESTHETIC_HEAD.filename
-    state = random_models.write_head(head_path, seed=6)
+    state = tiny_clip.write_head(head_path, seed=6)
     return tower, state, root
 
 
@@ -55,7 +55,7 @@ def _expected_frame_scores(tower, state, frames):
         with torch.no_grad():
             feature = tower(pixel_values=pixels).image_embeds.float()[0].double().numpy()
         rows.append(feature / np.linalg.norm(feature))
-    return random_models.head_numpy(state, np.stack(rows))
+    return tiny_clip.head_numpy(state, np.stack(rows))
 
 
 def test_specs_name_the_official_files():
@@ -71,7 +71,7 @@ def test_head_loads_official_keys_strictly(checkpoints, loaded):
     assert sorted(state) == sorted(f"layers.{i}.{p}" for i in (0, 2, 4, 6, 7)
                                    for p in ("weight", "bias"))
     assert not loaded.head.training
-    for index in random_models.HEAD_LINEAR_INDICES:
+    for index in tiny_clip.HEAD_LINEAR_INDICES:
         assert torch.equal(loaded.head[index].weight, state[f"layers.{index}.weight"])
     dropouts = [m.p for m in loaded.head if isinstance(m, torch.nn.Dropout)]
     assert dropouts == [0.2, 0.2, 0.1]
@@ -142,7 +142,7 @@ def test_step_must_be_positive(loaded):
 
 def test_tower_must_project_to_768(tmp_path, checkpoints):
     _, _, root = checkpoints
-    random_models.write_vision_snapshot(tmp_path / "b32", projection_dim=512)
+    tiny_clip.write_vision_snapshot(tmp_path / "b32", projection_dim=512)
     head = root / aesthetic.AESTHETIC_HEAD.name / aesthetic.AESTHETIC_HEAD.filename
     with pytest.raises(ValueError, match="takes 768-d embeddings .* projects to 512"):
         aesthetic.load_aesthetic(tmp_path / "b32", head, "cpu")
@@ -183,7 +183,7 @@ def test_tensor_scores_are_pyiqa_laion_aes_on_the_preprocessed_tensor(checkpoint
     std = torch.tensor((0.26862954, 0.26130258, 0.27577711))[:, None, None]
     with torch.no_grad():
         features = tower(pixel_values=(pixels - mean) / std).image_embeds.double().numpy()
-    expected = random_models.head_numpy(
+    expected = tiny_clip.head_numpy(
         state, features / np.linalg.norm(features, axis=1, keepdims=True))
     got = aesthetic.tensor_scores(images, loaded, "cpu")
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from metrics.clip import random_models
+from metrics.clip import tiny_clip
 from metrics.clip import reference_transform
 from metrics.clip import frame_similarity
 from metrics.clip import vision
@@ -46,7 +46,7 @@ def _write_folder(folder, frames):
 def data(tmp_path_factory):
     """Checkpoint dir, generated folder (21 frames), reference folder (30 frames) and video."""
     root = tmp_path_factory.mktemp("data")
-    random_models.write_vision_snapshot(root / "ckpt" / frame_similarity.CLIP_VIT_B32.name,
+    tiny_clip.write_vision_snapshot(root / "ckpt" / frame_similarity.CLIP_VIT_B32.name,
                                         projection_dim=512, seed=31)
     gen = np.stack([reference_transform.smooth_frame(60, 80, seed=i) for i in range(21)])
     gt = np.stack([reference_transform.smooth_frame(90, 120, seed=50 + i) for i in range(30)])

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from metrics.clip import frame_similarity
-from metrics.clip import random_models
+from metrics.clip import tiny_clip
 from metrics.clip import reference_transform
 from metrics.clip import vision
 from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fixture)
@@ -14,7 +14,7 @@ from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fix
 def tower(tmp_path_factory):
     """(in-memory tower, loaded ClipVision), B/32-sized projection."""
     root = tmp_path_factory.mktemp("ckpt")
-    model = random_models.write_vision_snapshot(root / "clip", projection_dim=512, seed=11)
+    model = tiny_clip.write_vision_snapshot(root / "clip", projection_dim=512, seed=11)
     return model, vision.load_clip_vision(root / "clip", "cpu", activation="quick_gelu")
 
 
@@ -31,14 +31,14 @@ def test_cosines_match_per_image_reference(tower):
     pairs = [(9, 0), (2, 5), (2, 3)]
     got = frame_similarity.pair_similarities(gen, ref_at, pairs, loaded)
     assert calls == [[9, 2, 2]]
-    expected = [float(np.dot(random_models.reference_embedding(model, ref[r]),
-                             random_models.reference_embedding(model, gen[g]))) for r, g in pairs]
+    expected = [float(np.dot(tiny_clip.reference_embedding(model, ref[r]),
+                             tiny_clip.reference_embedding(model, gen[g]))) for r, g in pairs]
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
 
 
 def test_negative_cosines_are_kept():
-    fake = random_models.mean_colour_tower()
-    dark, bright = random_models.flat_frame((0, 0, 0)), random_models.flat_frame((255, 255, 255))
+    fake = tiny_clip.mean_colour_tower()
+    dark, bright = tiny_clip.flat_frame((0, 0, 0)), tiny_clip.flat_frame((255, 255, 255))
     gen = np.stack([dark, bright])
     got = frame_similarity.pair_similarities(gen, lambda idx: [bright] * len(idx),
                                              [(0, 0), (0, 1)], fake)
@@ -57,7 +57,7 @@ def test_no_pairs_calls_nothing():
 
 def test_bad_inputs_raise(tower):
     _, loaded = tower
-    gen = np.stack([random_models.flat_frame((10, 20, 30))] * 4)
+    gen = np.stack([tiny_clip.flat_frame((10, 20, 30))] * 4)
     with pytest.raises(ValueError, match="returned 2 frames for 3 indices"):
         frame_similarity.pair_similarities(gen, lambda idx: [gen[0], gen[1]],
                                            [(0, 0), (1, 1), (2, 2)], loaded)

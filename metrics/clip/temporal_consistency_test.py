@@ -4,7 +4,7 @@ normalised colour, on flat frames: known embeddings, numpy formula."""
 import numpy as np
 import pytest
 
-from metrics.clip import random_models
+from metrics.clip import tiny_clip
 from metrics.clip import temporal_consistency
 
 _RGB = [(200, 30, 30), (190, 40, 60), (20, 30, 220), (200, 30, 30)]
@@ -18,9 +18,9 @@ def _numpy_score(features):
 
 
 def test_rgb_frames_reach_the_tower_as_images():
-    tower = random_models.mean_colour_tower()
-    frames = [random_models.flat_frame(rgb[::-1])[:, :, ::-1] for rgb in _RGB]  # RGB arrays
-    want = [random_models.reference_embedding(tower.model, random_models.flat_frame(rgb[::-1]))
+    tower = tiny_clip.mean_colour_tower()
+    frames = [tiny_clip.flat_frame(rgb[::-1])[:, :, ::-1] for rgb in _RGB]  # RGB arrays
+    want = [tiny_clip.reference_embedding(tower.model, tiny_clip.flat_frame(rgb[::-1]))
             for rgb in _RGB]
     features = temporal_consistency.frame_features(frames, tower, batch_size=3)
     np.testing.assert_allclose(features, np.stack(want), atol=1e-5)
@@ -31,6 +31,6 @@ def test_rgb_frames_reach_the_tower_as_images():
 
 
 def test_one_frame_is_an_error():
-    tower = random_models.mean_colour_tower()
+    tower = tiny_clip.mean_colour_tower()
     with pytest.raises(ValueError, match="N >= 2"):
-        temporal_consistency.score([random_models.flat_frame((1, 2, 3))], tower)
+        temporal_consistency.score([tiny_clip.flat_frame((1, 2, 3))], tower)

@@ -14,7 +14,7 @@ from safetensors.torch import save_file
 import torch
 
 from metrics.checkpoints import resolver
-from metrics.clip import random_models
+from metrics.clip import tiny_clip
 from metrics.clip import reference_transform
 from metrics.clip import vision
 from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fixture)
@@ -27,7 +27,7 @@ _SPEC = resolver.CheckpointSpec(name="tiny_clip", filename="model.safetensors",
 def tower(tmp_path_factory):
     """(in-memory CLIPVisionModelWithProjection, checkpoint_dir holding its snapshot)."""
     root = tmp_path_factory.mktemp("ckpt")
-    model = random_models.write_vision_snapshot(root / _SPEC.name, seed=1)
+    model = tiny_clip.write_vision_snapshot(root / _SPEC.name, seed=1)
     return model, root
 
 
@@ -102,7 +102,7 @@ def test_activation_is_applied(tower):
 
 
 def test_full_clip_snapshot_takes_the_vision_tower_and_top_level_projection(tmp_path):
-    clip = random_models.write_clip_snapshot(tmp_path / "clip", projection_dim=768, seed=2)
+    clip = tiny_clip.write_clip_snapshot(tmp_path / "clip", projection_dim=768, seed=2)
     config = json.loads((tmp_path / "clip" / "config.json").read_text())
     assert config["model_type"] == "clip" and config["projection_dim"] == 768
     saved = load_file(str(tmp_path / "clip" / "model.safetensors"))

@@ -26,12 +26,19 @@ from transformers import AutoImageProcessor, AutoModelForDepthEstimation
 from metrics import device as device_lib
 from metrics.checkpoints import resolver
 
+# Pinned: commit 5426e4f ("Change organization to depth-anything (#1)") is the head of main
+# (https://huggingface.co/depth-anything/Depth-Anything-V2-Small-hf/tree/main; full id as
+# independent pins record it); model.safetensors' LFS sha256 is the one the hub publishes
+# (https://huggingface.co/depth-anything/Depth-Anything-V2-Small-hf/blob/main/
+# model.safetensors, from 32d0394), 99,173,660 bytes.
 DEPTH_ANYTHING_V2_SMALL = resolver.CheckpointSpec(
     name="depth_anything_v2_small",
     filename="model.safetensors",
     hf_repo="depth-anything/Depth-Anything-V2-Small-hf",
-    hf_revision="main",
+    hf_revision="5426e4f0f36572d16453bbda7a8389317b1bef99",
     snapshot=True,
+    sha256="3152477ce0d8d6978d76b995120de97cb5b928701fd0f817769f59e249a16b70",
+    size_bytes=99_173_660,
     license="Apache-2.0",
 )
 

@@ -6,6 +6,7 @@ load_depth_anything. The processor's output is checked against a PIL + numpy
 transcription of the slow DPT preprocessing written here.
 """
 
+import dataclasses
 import os
 
 os.environ["HF_HUB_OFFLINE"] = "1"  # before huggingface_hub reads it at import
@@ -24,6 +25,10 @@ from metrics.depth import depth_anything
 from metrics.depth import tiny_checkpoint
 
 
+# Random weights cannot match the pinned sha256: the tests resolve them unpinned.
+_UNPINNED = dataclasses.replace(depth_anything.DEPTH_ANYTHING_V2_SMALL, sha256="")
+
+
 @pytest.fixture(scope="module")
 def checkpoint_dir(tmp_path_factory):
     folder = tmp_path_factory.mktemp("ckpt")
@@ -33,8 +38,7 @@ def checkpoint_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def loaded(checkpoint_dir):
-    found = resolver.resolve(depth_anything.DEPTH_ANYTHING_V2_SMALL,
-                             checkpoint_dir=str(checkpoint_dir), offline=True)
+    found = resolver.resolve(_UNPINNED, checkpoint_dir=str(checkpoint_dir), offline=True)
     return depth_anything.load_depth_anything(found.path, "cpu")
 
 
@@ -69,12 +73,19 @@ def test_spec_matches_the_official_repository():
     spec = depth_anything.DEPTH_ANYTHING_V2_SMALL
     assert (spec.name, spec.filename, spec.hf_repo, spec.hf_revision, spec.snapshot) == (
         "depth_anything_v2_small", "model.safetensors",
-        "depth-anything/Depth-Anything-V2-Small-hf", "main", True)
+        "depth-anything/Depth-Anything-V2-Small-hf", "5426e4f0f36572d16453bbda7a8389317b1bef99",
+        True)
+    assert spec.sha256 == "3152477ce0d8d6978d76b995120de97cb5b928701fd0f817769f59e249a16b70"
+
+
+def test_the_pin_refuses_other_weights(checkpoint_dir):
+    with pytest.raises(resolver.CheckpointUnavailable, match="expected sha256 3152477c"):
+        resolver.resolve(depth_anything.DEPTH_ANYTHING_V2_SMALL,
+                         checkpoint_dir=str(checkpoint_dir), offline=True)
 
 
 def test_resolver_and_loader(loaded, checkpoint_dir):
-    found = resolver.resolve(depth_anything.DEPTH_ANYTHING_V2_SMALL,
-                             checkpoint_dir=str(checkpoint_dir), offline=True)
+    found = resolver.resolve(_UNPINNED, checkpoint_dir=str(checkpoint_dir), offline=True)
     assert (found.source, found.path) == ("checkpoint_dir",
                                           checkpoint_dir / "depth_anything_v2_small")
     model, processor = loaded

@@ -32,12 +32,19 @@ from transformers import Dinov2Model
 from metrics import device as device_lib
 from metrics.checkpoints import resolver
 
+# Pinned: commit f9e44c8 is the head of main (https://huggingface.co/facebook/dinov2-base/
+# tree/main; the full id as embeddings-benchmark/mteb pins it, docs/overview/
+# available_models/image.md); model.safetensors' LFS sha256 is the one the hub publishes
+# (https://huggingface.co/facebook/dinov2-base/blob/main/model.safetensors, unchanged since
+# c73891f "Upload safetensors version (#3)"), 346,345,912 bytes as independent pins record.
 DINOV2_BASE = resolver.CheckpointSpec(
     name="dinov2_base",
     filename="model.safetensors",
     hf_repo="facebook/dinov2-base",
-    hf_revision="main",
+    hf_revision="f9e44c814b77203eaa57a6bdbbd535f21ede1415",
     snapshot=True,
+    sha256="d73036b56966966d07975d696bde331762f37297e2f095de8cea0040c3aa0841",
+    size_bytes=346_345_912,
     license="Apache-2.0",
 )
 

@@ -7,6 +7,7 @@ the preprocessing with PIL + numpy, the hub's position-table resampling with a n
 bicubic kernel.
 """
 
+import dataclasses
 import os
 
 os.environ["HF_HUB_OFFLINE"] = "1"  # before huggingface_hub reads it at import
@@ -26,6 +27,8 @@ from metrics.dinov2 import backbone
 from metrics.dinov2 import tiny_checkpoint
 
 _HIDDEN = tiny_checkpoint.HIDDEN_SIZE
+# Random weights cannot match the pinned sha256: the tests resolve them unpinned.
+_UNPINNED = dataclasses.replace(backbone.DINOV2_BASE, sha256="")
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +40,7 @@ def checkpoint_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def model(checkpoint_dir):
-    found = resolver.resolve(backbone.DINOV2_BASE, checkpoint_dir=str(checkpoint_dir),
-                             offline=True)
+    found = resolver.resolve(_UNPINNED, checkpoint_dir=str(checkpoint_dir), offline=True)
     return backbone.load_dinov2(found.path, "cpu")
 
 
@@ -99,8 +101,7 @@ def test_hub_is_offline():
 
 
 def test_resolver_finds_the_snapshot_folder(checkpoint_dir):
-    found = resolver.resolve(backbone.DINOV2_BASE, checkpoint_dir=str(checkpoint_dir),
-                             offline=True)
+    found = resolver.resolve(_UNPINNED, checkpoint_dir=str(checkpoint_dir), offline=True)
     assert found.source == "checkpoint_dir"
     assert found.path == checkpoint_dir / "dinov2_base"
     assert (found.path / "config.json").is_file()
@@ -109,9 +110,16 @@ def test_resolver_finds_the_snapshot_folder(checkpoint_dir):
 def test_spec_matches_the_official_hf_twin():
     spec = backbone.DINOV2_BASE
     assert (spec.name, spec.filename, spec.hf_repo, spec.hf_revision, spec.snapshot) == (
-        "dinov2_base", "model.safetensors", "facebook/dinov2-base", "main", True)
-    assert "huggingface-cli download facebook/dinov2-base --revision main" in (
-        spec.fetch_command("/ckpt"))
+        "dinov2_base", "model.safetensors", "facebook/dinov2-base",
+        "f9e44c814b77203eaa57a6bdbbd535f21ede1415", True)
+    assert spec.sha256 == "d73036b56966966d07975d696bde331762f37297e2f095de8cea0040c3aa0841"
+    assert ("huggingface-cli download facebook/dinov2-base --revision "
+            "f9e44c814b77203eaa57a6bdbbd535f21ede1415") in spec.fetch_command("/ckpt")
+
+
+def test_the_pin_refuses_other_weights(checkpoint_dir):
+    with pytest.raises(resolver.CheckpointUnavailable, match="expected sha256 d73036b5"):
+        resolver.resolve(backbone.DINOV2_BASE, checkpoint_dir=str(checkpoint_dir), offline=True)
 
 
 def test_loaded_model_is_eval_float32_with_hub_position_table(model, checkpoint_dir):

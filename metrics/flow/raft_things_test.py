@@ -1,6 +1,6 @@
 """metrics.flow.raft_things: the official RAFT key layout onto torchvision's raft_large.
 
-raft_things_testing (testdata/raft_things_keys.txt) lists every key and shape of the official full-size
+tiny_raft_things (testdata/raft_things_keys.txt) lists every key and shape of the official full-size
 checkpoint layout (made weight-free from the official RAFT code, see its header). The
 checkpoint used here is built from that list with random tensors (each norm3 the same
 tensor as its downsample.1, as the official module saves it), written with torch.save and
@@ -15,17 +15,17 @@ import torch
 from torchvision.models.optical_flow import raft_large
 
 from metrics.flow import raft_things
-from metrics.flow import raft_things_testing
+from metrics.flow import tiny_raft_things
 from metrics.flow import tensors
 
 @pytest.fixture(scope="module")
 def official_file(tmp_path_factory):
     path = tmp_path_factory.mktemp("raft") / "raft-things.pth"
-    return path, raft_things_testing.write_official_file(path, seed=11)
+    return path, tiny_raft_things.write_official_file(path, seed=11)
 
 
 def test_full_size_key_list_maps_one_to_one_onto_raft_large():
-    layout = raft_things_testing.official_layout()
+    layout = tiny_raft_things.official_layout()
     target = {k: tuple(v.shape) for k, v in raft_large(weights=None).state_dict().items()}
     mapped = {}
     for key, shape in layout.items():

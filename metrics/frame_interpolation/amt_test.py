@@ -1,7 +1,7 @@
 """metrics.frame_interpolation.amt against the upstream AMT-S numbers and its loader's rules.
 
 testdata/amt_s_parity.json holds the upstream network's outputs (MCG-NKU/AMT @ 70f988fb)
-on random weights that amt_testing regenerates from the seed here; in the scratch run
+on random weights that tiny_amt regenerates from the seed here; in the scratch run
 that produced it our module's max |diff| from upstream was 0.0 in every case (CPU float32).
 The weights are random, so this checks the architecture and the forward, not trained
 behaviour; a wrong key, shape, window order, resize or merge moves the samples by far
@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from metrics.frame_interpolation import amt
-from metrics.frame_interpolation import amt_testing
+from metrics.frame_interpolation import tiny_amt
 
 torch.set_num_threads(1)
 _EMBT = torch.tensor(0.5).float().view(1, 1, 1, 1)
@@ -24,7 +24,7 @@ _EMBT = torch.tensor(0.5).float().view(1, 1, 1, 1)
 @pytest.fixture(scope="module")
 def checkpoint(tmp_path_factory):
     path = tmp_path_factory.mktemp("amt") / "amt-s.pth"
-    amt_testing.write_official_file(path, seed=json.loads(amt_testing.PARITY.read_text())["seed"])
+    tiny_amt.write_official_file(path, seed=json.loads(tiny_amt.PARITY.read_text())["seed"])
     return path
 
 
@@ -34,19 +34,19 @@ def model(checkpoint):
 
 
 def test_the_official_layout_is_amt_s(model):
-    layout = amt_testing.official_layout()
+    layout = tiny_amt.official_layout()
     assert len(layout) == 213 and sum(int(np.prod(s)) for s in layout.values()) == 2_990_543
     assert {k: tuple(v.shape) for k, v in model.state_dict().items()} == layout
 
 
-@pytest.mark.parametrize("case", json.loads(amt_testing.PARITY.read_text())["cases"],
+@pytest.mark.parametrize("case", json.loads(tiny_amt.PARITY.read_text())["cases"],
                          ids=lambda c: f"{c['height']}x{c['width']}@{c['scale_factor']}")
 def test_imgt_pred_matches_upstream(model, case):
     height, width = case["height"], case["width"]
-    img0, img1 = amt_testing.parity_pair(height, width)
+    img0, img1 = tiny_amt.parity_pair(height, width)
     with torch.no_grad():
         pred = model(img0, img1, _EMBT, scale_factor=case["scale_factor"], eval=True)["imgt_pred"]
-    c, y, x = amt_testing.sample_indices(height, width)
+    c, y, x = tiny_amt.sample_indices(height, width)
     np.testing.assert_allclose(pred[0, c, y, x].numpy(), case["official_samples"], atol=2e-5)
     np.testing.assert_allclose(pred.mean((0, 2, 3)).numpy(), case["official_channel_means"],
                                atol=2e-6)
@@ -56,7 +56,7 @@ def test_imgt_pred_matches_upstream(model, case):
 
 
 def test_output_is_the_input_size_in_unit_range(model):
-    img0, img1 = amt_testing.parity_pair(128, 160)
+    img0, img1 = tiny_amt.parity_pair(128, 160)
     with torch.no_grad():
         out = model(img0, img1, _EMBT, scale_factor=1.0, eval=True)
     assert list(out) == ["imgt_pred"]
@@ -71,7 +71,7 @@ def test_output_is_the_input_size_in_unit_range(model):
 
 
 def test_a_checkpoint_that_does_not_fit_is_refused_naming_the_file(tmp_path):
-    state = amt_testing.random_official_state(seed=1)
+    state = tiny_amt.random_official_state(seed=1)
     renamed = dict(state)
     renamed["decoder1.convblock.2.weight_x"] = renamed.pop("decoder1.convblock.2.weight")
     path = tmp_path / "renamed.pth"

@@ -7,6 +7,7 @@ nothing can be downloaded. Expected values come from metrics.imagereward.scoring
 in-process on the same frames (PNG is lossless) and the same checkpoint.
 """
 
+import dataclasses
 import shutil
 
 import numpy as np
@@ -22,6 +23,15 @@ _PROMPT = "another person crossing from left to right"
 
 _BINARY = binary_runner.Binary("metrics/imagereward", "image_reward",
                                 "metrics.imagereward.cli")
+
+
+@pytest.fixture(autouse=True)
+def _random_weights_unpinned(monkeypatch):
+    """The tiny weights are random: the pinned sha256s cannot match them (the pins
+    themselves are tested beside the specs)."""
+    for name in ('IMAGE_REWARD', 'MED_CONFIG', 'BERT_VOCAB'):
+        monkeypatch.setattr(reward_model, name,
+                            dataclasses.replace(getattr(reward_model, name), sha256=""))
 
 
 @pytest.fixture(scope="module")
@@ -96,8 +106,8 @@ def test_missing_checkpoint_offline_exits_2_with_fetch_command(tmp_path, clip_fo
     assert done.returncode == 2, done.stderr
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
-    assert (f"huggingface-cli download THUDM/ImageReward ImageReward.pt --revision main "
-            f"--local-dir {empty}/image_reward") in lines[0]
+    assert ("huggingface-cli download THUDM/ImageReward ImageReward.pt --revision "
+            f"{reward_model.IMAGE_REWARD_REVISION} --local-dir {empty}/image_reward") in lines[0]
 
 
 def test_wrong_weights_exit_2(tmp_path, checkpoint_dir, clip_folder):

@@ -60,17 +60,33 @@ from metrics.checkpoints import resolver
 from metrics.checkpoints import state_dict
 from metrics.clip import aesthetic
 
+# THUDM/ImageReward at commit 9fabc27 ("Update README.md", 12 commits;
+# https://huggingface.co/THUDM/ImageReward/tree/9fabc279a94f082f9eb130070cac021569dd16dc),
+# whose ImageReward.pt (7a9e21f) and med_config.json (c63dec8) are those of every later
+# tree. ImageReward.pt: the LFS sha256 the hub publishes
+# (https://huggingface.co/THUDM/ImageReward/blob/main/ImageReward.pt). med_config.json (485
+# bytes, a regular git file: the hub publishes no sha256) as a user of both files recorded
+# it (TriggerCraft's README, whose ImageReward.pt digest is the hub's).
+IMAGE_REWARD_REVISION = "9fabc279a94f082f9eb130070cac021569dd16dc"
 IMAGE_REWARD = resolver.CheckpointSpec(
     name="image_reward", filename="ImageReward.pt", hf_repo="THUDM/ImageReward",
-    hf_revision="main", license="Apache-2.0")
+    hf_revision=IMAGE_REWARD_REVISION,
+    sha256="d71dc8d4912bc633c06ab8ef1ef6a81e8199d4369f14b47b29baf1d19de561f6",
+    license="Apache-2.0")
 MED_CONFIG = resolver.CheckpointSpec(
     name="image_reward", filename="med_config.json", hf_repo="THUDM/ImageReward",
-    hf_revision="main", license="Apache-2.0")
+    hf_revision=IMAGE_REWARD_REVISION,
+    sha256="d8b5029cc3c0124313d17009d043f0701bbe497f3721fa4ceb818720fe665326",
+    size_bytes=485, license="Apache-2.0")
 # BLIP's init_tokenizer: BertTokenizer.from_pretrained("bert-base-uncased") (the hub
-# now serves that id from google-bert/bert-base-uncased); vocab.txt is all it reads.
+# now serves that id from google-bert/bert-base-uncased); vocab.txt is all it reads. The
+# same revision and vocab.txt digest as GroundingDINO's BERT_BASE_UNCASED
+# (metrics/detection/pins.py): 231,508 bytes, recorded by many independent users of it.
 BERT_VOCAB = resolver.CheckpointSpec(
     name="bert_base_uncased", filename="vocab.txt", hf_repo="google-bert/bert-base-uncased",
-    hf_revision="main", license="Apache-2.0")
+    hf_revision="86b5e0934494bd15c9632b12f734a8a67f723594",
+    sha256="07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
+    size_bytes=231_508, license="Apache-2.0")
 
 REWARD_MEAN = 0.16717362830052426  # ImageReward.__init__: self.mean
 REWARD_STD = 1.0333394966054072    # self.std

@@ -6,6 +6,7 @@ The checkpoint is written in ImageReward.pt's own key layout by tiny_checkpoint
 float64 transcription of the official forward pass that reads the official keys.
 """
 
+import dataclasses
 import json
 
 import pytest
@@ -22,10 +23,13 @@ def root(tmp_path_factory):
     return tiny_checkpoint.save_tiny_image_reward(tmp_path_factory.mktemp("ckpt"), seed=3)
 
 
+_SPECS = (reward_model.IMAGE_REWARD, reward_model.MED_CONFIG, reward_model.BERT_VOCAB)
+
+
 def _paths(root):
-    return [resolver.resolve(spec, checkpoint_dir=str(root), offline=True).path
-            for spec in (reward_model.IMAGE_REWARD, reward_model.MED_CONFIG,
-                         reward_model.BERT_VOCAB)]
+    """Random files cannot match the pinned sha256s: resolved unpinned."""
+    return [resolver.resolve(dataclasses.replace(spec, sha256=""), checkpoint_dir=str(root),
+                             offline=True).path for spec in _SPECS]
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +44,14 @@ def test_resolver_finds_the_three_files_in_the_hub_layout(root):
     assert vocab == root / "bert_base_uncased" / "vocab.txt"
     command = reward_model.IMAGE_REWARD.fetch_command("/ckpt")
     assert command == ("huggingface-cli download THUDM/ImageReward ImageReward.pt --revision "
-                       "main --local-dir /ckpt/image_reward")
+                       "9fabc279a94f082f9eb130070cac021569dd16dc --local-dir /ckpt/image_reward")
+
+
+@pytest.mark.parametrize("spec", _SPECS, ids=lambda s: s.filename)
+def test_the_pins_refuse_other_files(root, spec):
+    assert len(spec.sha256) == 64 and len(spec.hf_revision) == 40
+    with pytest.raises(resolver.CheckpointUnavailable, match=f"expected sha256 {spec.sha256}"):
+        resolver.resolve(spec, checkpoint_dir=str(root), offline=True)
 
 
 @pytest.mark.parametrize("prompt", [

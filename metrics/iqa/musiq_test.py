@@ -21,7 +21,7 @@ from torchvision import transforms
 
 from metrics.iqa import musiq
 from metrics.iqa import musiq_patches
-from metrics.iqa import musiq_random
+from metrics.iqa import tiny_musiq
 
 _PARITY = pathlib.Path(__file__).parent / "testdata" / "musiq_parity.json"
 _TOL = 5e-4
@@ -88,18 +88,18 @@ def _reference(state, config, rgb):
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     path = tmp_path_factory.mktemp("musiq") / "musiq_spaq_ckpt-358bb6af.pth"
-    state = musiq_random.write_checkpoint(path, musiq_random.TINY, seed=3)
+    state = tiny_musiq.write_checkpoint(path, tiny_musiq.TINY, seed=3)
     return path, state
 
 
 def test_tiny_file_loads_strictly_and_matches_the_transcription(tiny):
     path, state = tiny
-    model = musiq.load_musiq(path, "cpu", musiq_random.TINY)
+    model = musiq.load_musiq(path, "cpu", tiny_musiq.TINY)
     assert set(model.state_dict()) == set(state)
     rgb = torch.from_numpy(_frames(2, 70, 100, 0)).permute(0, 3, 1, 2).float() / 255
     with torch.no_grad():
         got = model(rgb)
-    want = _reference(state, musiq_random.TINY, rgb)
+    want = _reference(state, tiny_musiq.TINY, rgb)
     np.testing.assert_allclose(got.numpy(), want.numpy(), atol=1e-4)
     assert abs(float(got[0] - got[1])) > 1e-2  # the frames reach the score
 
@@ -109,25 +109,25 @@ def test_the_loader_drops_module_prefixes_and_rejects_what_pyiqa_would(tiny, tmp
     prefixed = tmp_path / "prefixed.pth"
     torch.save({"module." + k: v for k, v in state.items()}, prefixed)
     frames = _frames(1, 40, 50, 1)
-    a = musiq.frame_scores(musiq.load_musiq(path, "cpu", musiq_random.TINY), frames)
-    b = musiq.frame_scores(musiq.load_musiq(prefixed, "cpu", musiq_random.TINY), frames)
+    a = musiq.frame_scores(musiq.load_musiq(path, "cpu", tiny_musiq.TINY), frames)
+    b = musiq.frame_scores(musiq.load_musiq(prefixed, "cpu", tiny_musiq.TINY), frames)
     np.testing.assert_array_equal(a, b)
     wrapped = tmp_path / "wrapped.pth"
     torch.save({"params": state}, wrapped)
     with pytest.raises(ValueError, match="does not fit MUSIQ"):
-        musiq.load_musiq(wrapped, "cpu", musiq_random.TINY)
+        musiq.load_musiq(wrapped, "cpu", tiny_musiq.TINY)
     with pytest.raises(ValueError, match="does not fit MUSIQ"):
         musiq.load_musiq(path, "cpu")  # a tiny file is not the SPAQ size
     for junk in (b"not a torch file", b"junk"):  # the short one fails in struct, not pickle
         (tmp_path / "junk.pth").write_bytes(junk)
         with pytest.raises(ValueError, match="not a readable torch file"):
-            musiq.load_musiq(tmp_path / "junk.pth", "cpu", musiq_random.TINY)
+            musiq.load_musiq(tmp_path / "junk.pth", "cpu", tiny_musiq.TINY)
 
 
 def test_distribution_heads_score_the_mean_class(tmp_path):
     config = musiq.MusiqConfig(num_class=3, hidden_size=32, mlp_dim=48, num_heads=2, num_layers=1,
                               longer_sides=(64, 128))
-    state = musiq_random.write_checkpoint(tmp_path / "ava.pth", config, seed=4)
+    state = tiny_musiq.write_checkpoint(tmp_path / "ava.pth", config, seed=4)
     assert "head.0.weight" in state
     model = musiq.load_musiq(tmp_path / "ava.pth", "cpu", config)
     rgb = torch.from_numpy(_frames(1, 40, 40, 2)).permute(0, 3, 1, 2).float() / 255
@@ -153,7 +153,7 @@ def test_frames_at_most_512_are_not_resized():
 
 
 def test_batching_frames_changes_scores_by_rounding_only(tiny):
-    model = musiq.load_musiq(tiny[0], "cpu", musiq_random.TINY)
+    model = musiq.load_musiq(tiny[0], "cpu", tiny_musiq.TINY)
     frames = _frames(3, 530, 150, 6)  # shrunk to 512 x 144
     np.testing.assert_allclose(musiq.frame_scores(model, frames, batch_size=1),
                                musiq.frame_scores(model, frames, batch_size=3), atol=1e-4)
@@ -163,7 +163,7 @@ def test_batching_frames_changes_scores_by_rounding_only(tiny):
 def spaq(tmp_path_factory):
     """The full-size weights of testdata/musiq_parity.json, regenerated and loaded from file."""
     path = tmp_path_factory.mktemp("spaq") / "musiq_spaq_ckpt-358bb6af.pth"
-    musiq_random.write_checkpoint(path, musiq.SPAQ, seed=0, head_bias=50.0)
+    tiny_musiq.write_checkpoint(path, musiq.SPAQ, seed=0, head_bias=50.0)
     return musiq.load_musiq(path, "cpu")
 
 
@@ -187,7 +187,7 @@ def test_full_size_scores_match_pyiqa(spaq, flavour):
 
 def test_config_of_reads_the_sizes_from_the_tensors(tiny):
     _, state = tiny
-    assert musiq.config_of(state, 2, (64, 128)) == musiq_random.TINY
+    assert musiq.config_of(state, 2, (64, 128)) == tiny_musiq.TINY
     full = musiq.Musiq().state_dict()
     assert musiq.config_of({"module." + k: v for k, v in full.items()}) == musiq.SPAQ
     with pytest.raises(ValueError, match="not a pyiqa MUSIQ state dict"):
@@ -196,7 +196,7 @@ def test_config_of_reads_the_sizes_from_the_tensors(tiny):
 
 def test_the_forward_pass_stays_on_the_models_device():
     """No tensor is made on the CPU behind the model's back ("meta" stands in for CUDA)."""
-    for config in (musiq_random.TINY, dataclasses.replace(musiq_random.TINY, num_class=3)):
+    for config in (tiny_musiq.TINY, dataclasses.replace(tiny_musiq.TINY, num_class=3)):
         model = musiq.Musiq(config).to("meta").eval()
         with torch.no_grad():
             out = model(torch.zeros(2, 3, 40, 70, device="meta"))

@@ -1,7 +1,7 @@
 """Tests for the //metrics/lpips:lpips binary: its main called in-process
 (binary_runner.run_in_process) and, for a missing required flag, run as a subprocess.
 
-The weights are random files of the real layout (see random_checkpoints), so
+The weights are random files of the real layout (see tiny_lpips), so
 the pinned AlexNet sha256 never matches them: the default run must refuse
 them, and --allow_unverified_checkpoints must use them and say so. Expected
 values are computed here with metrics.lpips.lpips on the same files.
@@ -16,7 +16,7 @@ import pytest
 import torch
 
 from metrics.lpips import lpips
-from metrics.lpips import random_checkpoints
+from metrics.lpips import tiny_lpips
 from metrics.testing import binary_runner
 
 _ALEXNET_URL = "https://download.pytorch.org/models/alexnet-owt-7be5be79.pth"
@@ -39,7 +39,7 @@ def _run(env, *args):
 @pytest.fixture(scope="module", name="checkpoints")
 def _checkpoints(tmp_path_factory):
     root = tmp_path_factory.mktemp("checkpoints")
-    alexnet, lin = random_checkpoints.write_random_checkpoints(root, seed=1)
+    alexnet, lin = tiny_lpips.write_random_checkpoints(root, seed=1)
     return root, alexnet, lin
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from metrics.lpips import lpips
-from metrics.lpips import random_checkpoints
+from metrics.lpips import tiny_lpips
 
 TABLE = pathlib.Path(__file__).parent / "testdata" / "lpips_v01_alex_0b761c8.json"
 PACKAGED_LIN = pathlib.Path(lpips_package.__file__).parent / "weights" / "v0.1" / "alex.pth"
@@ -31,7 +31,7 @@ def _frames(seed, count, height, width):
 
 @pytest.fixture(scope="module", name="files")
 def _files(tmp_path_factory):
-    alexnet, random_lin = random_checkpoints.write_random_checkpoints(
+    alexnet, random_lin = tiny_lpips.write_random_checkpoints(
         tmp_path_factory.mktemp("checkpoints"), seed=0)
     return alexnet, {"random_seed0": random_lin, "packaged_alex_v0.1": PACKAGED_LIN}
 

@@ -17,7 +17,7 @@ import torchvision
 
 from metrics.checkpoints import resolver
 from metrics.lpips import lpips
-from metrics.lpips import random_checkpoints
+from metrics.lpips import tiny_lpips
 
 # lpips v0.1's ScalingLayer, as published: (x - shift) / scale.
 _OFFICIAL_SHIFT = np.array([-.030, -.088, -.188])
@@ -40,7 +40,7 @@ def _numpy_lpips(features0, features1, weights):
 @pytest.fixture(scope="module", name="checkpoint_dir")
 def _checkpoint_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("checkpoints")
-    random_checkpoints.write_random_checkpoints(root, seed=0)
+    tiny_lpips.write_random_checkpoints(root, seed=0)
     return root
 
 

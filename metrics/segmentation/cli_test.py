@@ -78,7 +78,8 @@ def test_missing_checkpoint_offline_exits_2_with_fetch_command(tmp_path, clip_fo
     done = _BINARY.run(tmp_path, f"--frames={clip_folder[0]}", f"--prompt={_PROMPT}",
                        f"--checkpoint_dir={empty}", "--offline", "--device=cpu")
     assert done.returncode == 2, done.stderr
-    assert "huggingface-cli download facebook/sam3 --revision main" in done.stderr
+    assert ("huggingface-cli download facebook/sam3 --revision "
+            "3c879f39826c281e95690f02c7821c4de09afae7") in done.stderr
 
 
 if __name__ == "__main__":

@@ -24,12 +24,16 @@ SAM2_1_HIERA_B_PLUS = resolver.CheckpointSpec(
     hf_repo="facebook/sam2.1-hiera-base-plus", license="Apache-2.0 (facebookresearch/sam2)",
     approx_size_bytes=323_401_736)
 
-# SAM 3 through transformers (a gated snapshot).
+# SAM 3 through transformers (a gated snapshot). Pinned by commit: 3c879f3 is the revision
+# independent users pin (sam3.pt 9999e234... beside model.safetensors and its processor
+# files in that snapshot); the hub's sha256 of model.safetensors is behind the gate and
+# published nowhere found, so `tools:assets fetch` locks it on first download
+# (metrics/checkpoints/lock.py): later runs verify it, but it is not digest-pinned.
 SAM3 = resolver.CheckpointSpec(
     name="sam3",
     filename="model.safetensors",
     hf_repo="facebook/sam3",
-    hf_revision="main",
+    hf_revision="3c879f39826c281e95690f02c7821c4de09afae7",
     snapshot=True,
     license="SAM License (gated Hugging Face repository: accept its terms, then log in)",
 )

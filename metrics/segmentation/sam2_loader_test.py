@@ -10,15 +10,15 @@ from PIL import Image
 
 from metrics.segmentation import sam2_image
 from metrics.segmentation import sam2_loader
-from metrics.segmentation import sam2_tiny
+from metrics.segmentation import tiny_sam2
 from metrics.segmentation import sam2_video
 from tools.fixtures import scene
 
 
 @pytest.fixture(scope="module")
 def model(tmp_path_factory):
-    path = sam2_tiny.save_tiny_sam2(tmp_path_factory.mktemp("sam2") / "tiny.pt")
-    return sam2_loader.load_sam2(path, config=sam2_tiny.TINY)
+    path = tiny_sam2.save_tiny_sam2(tmp_path_factory.mktemp("sam2") / "tiny.pt")
+    return sam2_loader.load_sam2(path, config=tiny_sam2.TINY)
 
 
 @pytest.fixture(scope="module")
@@ -127,9 +127,9 @@ def test_bad_inputs_name_what_was_expected(model, clip, tmp_path):
     torch.save({"state_dict": {}}, str(tmp_path / "other.pt"))
     with pytest.raises(ValueError, match="under 'model'"):
         sam2_loader.load_sam2(tmp_path / "other.pt")
-    wider = dataclasses.replace(sam2_tiny.TINY, embed_dim=16)
+    wider = dataclasses.replace(tiny_sam2.TINY, embed_dim=16)
     with pytest.raises(ValueError, match="does not fit"):
-        sam2_loader.load_sam2(sam2_tiny.save_tiny_sam2(tmp_path / "t.pt"), config=wider)
-    deeper = dataclasses.replace(sam2_tiny.TINY, memory_attention_layers=2)
+        sam2_loader.load_sam2(tiny_sam2.save_tiny_sam2(tmp_path / "t.pt"), config=wider)
+    deeper = dataclasses.replace(tiny_sam2.TINY, memory_attention_layers=2)
     with pytest.raises(ValueError, match="missing"):
         sam2_loader.load_sam2(tmp_path / "t.pt", config=deeper)

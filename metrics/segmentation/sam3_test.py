@@ -41,8 +41,10 @@ def _frame(height, width, seed):
 def test_spec_names_the_official_repository():
     spec = sam3.SAM3
     assert (spec.name, spec.filename, spec.hf_repo, spec.hf_revision, spec.snapshot) == (
-        "sam3", "model.safetensors", "facebook/sam3", "main", True)
-    assert "huggingface-cli download facebook/sam3 --revision main" in spec.fetch_command("/c")
+        "sam3", "model.safetensors", "facebook/sam3",
+        "3c879f39826c281e95690f02c7821c4de09afae7", True)
+    assert ("huggingface-cli download facebook/sam3 --revision "
+            "3c879f39826c281e95690f02c7821c4de09afae7") in spec.fetch_command("/c")
 
 
 def test_resolver_and_loader(detector, checkpoint_dir):

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from metrics.slam import droid_net
-from metrics.slam import droid_net_tiny
+from metrics.slam import tiny_droid_net
 
 _KEYS = pathlib.Path(__file__).parent / "testdata" / "droid_net_keys.json"
 
@@ -16,7 +16,7 @@ _KEYS = pathlib.Path(__file__).parent / "testdata" / "droid_net_keys.json"
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     path = tmp_path_factory.mktemp("ckpt") / "droid.pth"
-    return droid_net_tiny.save_tiny(path), path
+    return tiny_droid_net.save_tiny(path), path
 
 
 def test_full_size_keys_and_shapes_equal_the_official_droidnet():
@@ -45,7 +45,7 @@ def test_tiny_checkpoint_loads_through_the_real_loader(tiny):
     raw = torch.load(path, weights_only=True)
     assert all(k.startswith("module.") for k in raw)
     assert raw["module.update.delta.2.weight"].shape[0] == 3
-    loaded = droid_net.load_droid_net(path, config=droid_net_tiny.TINY)
+    loaded = droid_net.load_droid_net(path, config=tiny_droid_net.TINY)
     for key, value in net.state_dict().items():
         assert torch.equal(loaded.state_dict()[key], value), key
     torch.manual_seed(1)
@@ -54,7 +54,7 @@ def test_tiny_checkpoint_loads_through_the_real_loader(tiny):
     assert fmaps.shape == (1, 2, 8, 4, 6) and h.shape == inp.shape == (1, 2, 8, 4, 6)
     assert h.abs().max() <= 1 and inp.min() >= 0
     ii, jj = torch.tensor([0, 0, 1]), torch.tensor([1, 1, 0])
-    corr = torch.randn(1, 3, droid_net_tiny.TINY.corr_planes, 4, 6)
+    corr = torch.randn(1, 3, tiny_droid_net.TINY.corr_planes, 4, 6)
     motion = torch.randn(1, 3, 4, 4, 6)
     out = loaded.update(h[:, ii], inp[:, ii], corr, motion, ii, jj)
     new_h, delta, weight, eta, upmask = out
@@ -70,8 +70,8 @@ def test_loader_errors_name_the_file(tmp_path):
     torch.save({"module.fnet.conv1.weight": torch.zeros(1)}, bad)
     with pytest.raises(ValueError, match=r"droid.pth: not a DROID-SLAM checkpoint"):
         droid_net.load_droid_net(bad)
-    net = droid_net.DroidNet(droid_net_tiny.TINY)
-    torch.save(droid_net_tiny.official_format_state(net), bad)
+    net = droid_net.DroidNet(tiny_droid_net.TINY)
+    torch.save(tiny_droid_net.official_format_state(net), bad)
     with pytest.raises(ValueError, match=r"droid.pth: does not fit DroidNet"):
         droid_net.load_droid_net(bad)  # full-size config on tiny weights
 

@@ -13,7 +13,7 @@ import torch
 from metrics.slam import corr
 from metrics.slam import droid_motion_filter
 from metrics.slam import droid_net
-from metrics.slam import droid_net_tiny
+from metrics.slam import tiny_droid_net
 from metrics.slam import droid_tracker
 from metrics.slam import droid_video
 
@@ -45,8 +45,8 @@ def _frames(n=12, step=3, seed=0):
 def net(tmp_path_factory):
     torch.set_num_threads(1)  # the tiny ops lose far more to thread hand-offs than they gain
     path = tmp_path_factory.mktemp("ckpt") / "droid.pth"
-    droid_net_tiny.save_tiny(path, seed=0)
-    return droid_net.load_droid_net(path, "cpu", droid_net_tiny.TINY)
+    tiny_droid_net.save_tiny(path, seed=0)
+    return droid_net.load_droid_net(path, "cpu", tiny_droid_net.TINY)
 
 
 @pytest.fixture(scope="module")

@@ -46,7 +46,10 @@ def _isolated_env(tmp_path: pathlib.Path) -> dict:
 
 
 def run(path: pathlib.Path, tmp_path: pathlib.Path, *args) -> subprocess.CompletedProcess:
-    env = dict(os.environ, **_isolated_env(tmp_path))
+    # The binary's launcher sets its own PYTHONPATH and appends an inherited one (the
+    # test's): together they can pass the kernel's 128 KiB limit on one variable.
+    env = dict({k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+               **_isolated_env(tmp_path))
     return subprocess.run([str(path), *args], capture_output=True, text=True, check=False,
                           timeout=TIMEOUT_S, env=env)
 

@@ -110,6 +110,51 @@ def test_by_default_every_decoded_frame_is_used_with_a_warning(tmp_path, decoded
                         f"{declared}; all {decoded} decoded frames are used"]
 
 
+def test_complete_refuses_a_video_shorter_than_its_container_as_as_declared_does(tmp_path):
+    path = _avi(tmp_path, 21, 41)
+    message = (r"clip\.avi: expected the 41 frames its container declares, found only 21 "
+               r"decodable \(a truncated or damaged video\)")
+    with pytest.raises(FrameInputError, match=message):
+        frames.load_frames_and_digest(path, complete=True)
+    with pytest.raises(FrameInputError, match=message):
+        frames.load_frames(path, as_declared=True)
+
+
+def test_complete_keeps_every_frame_of_a_video_longer_than_its_container(tmp_path):
+    path = _avi(tmp_path, 21, 10)
+    warnings = []
+    got = frames.load_frames(path, warnings=warnings, complete=True)
+    np.testing.assert_array_equal(got, frames.decode_video(path))
+    assert warnings == [f"{path}: 21 frames decode but its container declares 10; all 21 "
+                        "decoded frames are used"]
+
+
+def test_complete_reads_a_whole_video_exactly_as_decode_video(tmp_path):
+    path = _avi(tmp_path, 12, 12)
+    warnings = []
+    got, digest = frames.load_frames_and_digest(path, max_side=32, warnings=warnings,
+                                                complete=True)
+    np.testing.assert_array_equal(got, frames.load_frames(path, max_side=32))
+    assert len(got) == 12 and warnings == [] and digest == frames.source_digest(path)
+
+
+@pytest.mark.parametrize("make, found", [
+    (lambda p: p.symlink_to("gone.mp4"), "a link to nothing (gone.mp4)"),
+    (lambda p: p.symlink_to(p.name), "a symlink loop"),
+    (lambda p: p.mkdir(), "a folder"),  # (load_frames reads a folder as frames)
+])
+def test_a_video_path_that_is_no_file_says_what_is_there(tmp_path, make, found):
+    path = tmp_path / "clip.mp4"
+    make(path)
+    readers = [frames.decode_video, frames.video_frame_count,
+               lambda p: frames.read_video_frames(p, [0])]
+    for read in readers + ([] if path.is_dir() else [frames.load_frames]):
+        with pytest.raises(FrameInputError) as raised:
+            read(path)
+        assert str(raised.value).startswith(f"{path}: expected ")
+        assert str(raised.value).endswith(f", found {found}")
+
+
 def test_a_symlink_loop_is_named(tmp_path):
     (tmp_path / "frames").symlink_to("frames")
     with pytest.raises(FrameInputError, match="found a symlink loop"):

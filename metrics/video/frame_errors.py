@@ -1,6 +1,8 @@
 """What frame readers share: the input error, the decode-thread count, INTER_AREA resizes."""
 
+import errno
 import os
+import pathlib
 
 import cv2
 
@@ -32,6 +34,27 @@ class FrameInputError(ValueError):
 
     def __reduce__(self):
         return (type(self), (self.path, self.expected, self.found))
+
+
+def broken_link(path):
+    """What a symlink that leads nowhere is, in a FrameInputError's `found` words:
+    "a symlink loop" or "a link to nothing (<its target>)"."""
+    try:
+        os.stat(path)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "a symlink loop"
+    return f"a link to nothing ({os.readlink(path)})"
+
+
+def not_a_file(path):
+    """What is at `path` instead of a readable file (a broken link, a folder, nothing)."""
+    path = pathlib.Path(path)
+    if path.is_symlink() and not path.exists():
+        return broken_link(path)
+    if path.is_dir():
+        return "a folder"
+    return "not a regular file" if path.exists() else "no such file"
 
 
 def default_workers():

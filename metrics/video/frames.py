@@ -9,19 +9,18 @@ benchmark's rule), frame_decode.py decodes images, video_files.py videos.
 Readers that take a `warnings` list append to it, with the file named, what they used
 though it was read only in part or not as its file declares (a truncated JPEG decoded
 with grey fill, a video whose container declares another frame count than it decodes).
-`as_declared` reads a video by its container's count (see video_files).
+`as_declared` reads a video by its container's count, `complete` reads all of it but
+refuses one that decodes fewer frames than its container declares (see video_files).
 """
 
-import errno
 import hashlib
-import os
 import pathlib
 
 from metrics.video.frame_decode import (  # noqa: F401  (re-exported: the frames API)
     decode_folder, decode_image, partial_image_reason, read_frame_files, read_image)
 from metrics.video.frame_errors import (  # noqa: F401  (re-exported: the frames API)
-    MAX_DEFAULT_WORKERS, VIDEO_EXTENSIONS, WORKERS_ENV, FrameInputError, check_workers,
-    default_workers, resize_area)
+    MAX_DEFAULT_WORKERS, VIDEO_EXTENSIONS, WORKERS_ENV, FrameInputError, broken_link,
+    check_workers, default_workers, not_a_file, resize_area)
 from metrics.video.frame_files import (  # noqa: F401  (re-exported: the frames API)
     IMAGE_EXTENSIONS, FrameListing, list_frame_files, parse_frame_name, scan_frame_folder)
 from metrics.video.video_files import (  # noqa: F401  (re-exported: the frames API)
@@ -48,15 +47,6 @@ def read_frame_folder(folder, max_side=None, workers=None):
     return decode_folder(folder, max_side, workers, None)
 
 
-def _broken_link(path):
-    try:
-        os.stat(path)
-    except OSError as e:
-        if e.errno == errno.ELOOP:
-            return "a symlink loop"
-    return f"a link to nothing ({os.readlink(path)})"
-
-
 def _frame_source(source):
     """('folder' | 'video', path), else FrameInputError."""
     source = pathlib.Path(source)
@@ -65,12 +55,13 @@ def _frame_source(source):
     if source.suffix.lower() in VIDEO_EXTENSIONS:
         return "video", source
     found = ("a file of another type" if source.exists() else
-             _broken_link(source) if source.is_symlink() else "nothing")
+             broken_link(source) if source.is_symlink() else "nothing")
     expected = "a frame folder or a .mp4/.avi/.mov/.mkv video"
     raise FrameInputError(source, expected, found)
 
 
-def load_frames(source, max_side=None, workers=None, warnings=None, as_declared=False):
+def load_frames(source, max_side=None, workers=None, warnings=None, as_declared=False,
+                complete=False):
     """Loads frames from a frame folder or a video file.
 
     Args:
@@ -80,19 +71,21 @@ def load_frames(source, max_side=None, workers=None, warnings=None, as_declared=
             a video is decoded sequentially. The result does not depend on it.
         warnings: If a list, partial reads are appended to it (module docstring).
         as_declared: A video is read by its container's frame count (video_files).
+        complete: A video that decodes fewer frames than its container declares fails;
+            every decoded frame is kept (video_files).
 
     Returns:
         Array of shape (N, H, W, 3) and dtype uint8, BGR.
 
     Raises:
-        FrameInputError: If source is neither or cannot be read, or (as_declared) is a
-            video that decodes fewer frames than its container declares.
+        FrameInputError: If source is neither or cannot be read, or (as_declared or
+            complete) is a video that decodes fewer frames than its container declares.
         ValueError: If max_side or workers is given and not a positive int.
     """
     kind, source = _frame_source(source)
     if kind == "folder":
         return decode_folder(source, max_side, workers, None, warnings)
-    return decode_video_checked(source, max_side, warnings, as_declared)
+    return decode_video_checked(source, max_side, warnings, as_declared, complete)
 
 
 def file_digest_update(digest, path, chunk_size=1 << 20):
@@ -125,7 +118,7 @@ def source_digest(source):
 
 
 def load_frames_and_digest(source, max_side=None, workers=None, warnings=None,
-                           as_declared=False):
+                           as_declared=False, complete=False):
     """load_frames plus a sha256 of the input, reading each file once.
 
     The digest is a clip's input digest: sha256 over, for each file in
@@ -139,13 +132,15 @@ def load_frames_and_digest(source, max_side=None, workers=None, warnings=None,
         workers: Decode threads for a frame folder (None: default_workers()).
         warnings: If a list, partial reads are appended to it (module docstring).
         as_declared: A video is read by its container's frame count (video_files).
+        complete: A video that decodes fewer frames than its container declares fails;
+            every decoded frame is kept (video_files).
 
     Returns:
         (frames (N, H, W, 3) uint8 BGR, hex sha256 digest).
 
     Raises:
-        FrameInputError: If source is neither or cannot be read, or (as_declared) is a
-            video that decodes fewer frames than its container declares.
+        FrameInputError: If source is neither or cannot be read, or (as_declared or
+            complete) is a video that decodes fewer frames than its container declares.
         ValueError: If max_side or workers is given and not a positive int.
     """
     kind, source = _frame_source(source)
@@ -153,6 +148,6 @@ def load_frames_and_digest(source, max_side=None, workers=None, warnings=None,
     if kind == "folder":
         frames = decode_folder(source, max_side, workers, digest, warnings)
     else:
-        frames = decode_video_checked(source, max_side, warnings, as_declared)
+        frames = decode_video_checked(source, max_side, warnings, as_declared, complete)
         file_digest_update(digest, source)
     return frames, digest.hexdigest()

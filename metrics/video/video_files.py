@@ -8,15 +8,16 @@ import pathlib
 import cv2
 import numpy as np
 
-from metrics.video.frame_errors import FrameInputError, check_workers, resize_area
+from metrics.video.frame_errors import FrameInputError, check_workers, not_a_file, resize_area
 from metrics.video.resize import check_max_side, max_side_size
 
 
 def _open_video(path, expected):
-    """Opens a video, raising FrameInputError if it is missing or unopenable."""
+    """Opens a video, raising FrameInputError (saying what is there instead: nothing, a
+    folder, a link to nothing, a symlink loop) if it is missing or unopenable."""
     path = pathlib.Path(path)
     if not path.is_file():
-        raise FrameInputError(path, expected, "no such file")
+        raise FrameInputError(path, expected, not_a_file(path))
     capture = cv2.VideoCapture(os.fspath(path))
     if not capture.isOpened():
         capture.release()
@@ -164,7 +165,8 @@ def decode_video(path, max_side=None):
     return _decode(path, max_side)[0]
 
 
-def decode_video_checked(path, max_side=None, warnings=None, as_declared=False):
+def decode_video_checked(path, max_side=None, warnings=None, as_declared=False,
+                         complete=False):
     """decode_video, with the decoded count checked against the container's.
 
     A count that differs from the container's CAP_PROP_FRAME_COUNT is appended to
@@ -172,16 +174,19 @@ def decode_video_checked(path, max_side=None, warnings=None, as_declared=False):
     readers that take the container's count as its length and read frames by index do
     (a benchmark's own VideoReader, say): fewer decodable frames than declared fail, as
     such a reader fails on the first frame past them; more keep the first `declared`
-    (the rest are decoded, to be counted, but not kept).
+    (the rest are decoded, to be counted, but not kept). With `complete`, fewer decodable
+    frames than declared fail the same way (the decoder stopped at damage in the file),
+    and every decoded frame is kept: the frames of a whole video are exactly those of
+    decode_video, as for readers that read until the decoder stops.
 
     Raises:
-        FrameInputError: As decode_video, or (as_declared) when fewer frames decode than
-            declared.
+        FrameInputError: As decode_video, or (as_declared or complete) when fewer frames
+            decode than declared.
     """
     frames, decoded, declared = _decode(path, max_side, keep_declared=as_declared)
     if declared <= 0 or declared == decoded:
         return frames
-    if as_declared and decoded < declared:
+    if (as_declared or complete) and decoded < declared:
         raise FrameInputError(path, f"the {declared} frames its container declares",
                               f"only {decoded} decodable (a truncated or damaged video)")
     if warnings is not None:

@@ -1,6 +1,7 @@
 """//tools/assets:assets as a user runs it: plan for every benchmark, fetch through a
 loopback hub given by --endpoint, exit codes."""
 
+import hashlib
 import os
 import subprocess
 
@@ -8,7 +9,7 @@ from metrics.testing import binary_runner
 from tools.assets import loopback_hub
 
 ASSETS = binary_runner.Binary("tools/assets", "assets")
-DINO = os.urandom(20_000)
+CLIP = os.urandom(20_000)
 
 
 def _run(tmp_path, *args):
@@ -33,21 +34,23 @@ def test_plan_for_every_benchmark(tmp_path):
 
 
 def test_fetch_from_the_endpoint_into_cache_dir(tmp_path):
+    """CLIP ViT-B/32 has no pinned digest: its first fetch locks it."""
     with loopback_hub.LoopbackHub() as hub:
-        hub.add_repo("facebook/dinov2-base", "c" * 40,
-                     {"model.safetensors": DINO, "config.json": b"{}\n"})
+        hub.add_repo("openai/clip-vit-base-patch32", "c" * 40,
+                     {"model.safetensors": CLIP, "config.json": b"{}\n"})
         cache = tmp_path / "ckpts"
-        done = _run(tmp_path, "fetch", "--benchmark=memobench",
-                    "--metrics=ObjIdentityConsistency", f"--cache_dir={cache}",
-                    f"--endpoint={hub.endpoint}")
+        done = _run(tmp_path, "fetch", "--benchmark=memobench", "--metrics=GTRevisitSim",
+                    f"--cache_dir={cache}", f"--endpoint={hub.endpoint}")
         assert done.returncode == 0, done.stdout + done.stderr
-        assert (cache / "dinov2_base" / "model.safetensors").read_bytes() == DINO
+        assert (cache / "clip_vit_base_patch32" / "model.safetensors").read_bytes() == CLIP
         assert "2 of 2 files in place" in done.stdout
+        assert f"locked in {cache / 'worldeval_checkpoints.lock.json'}" in done.stdout
+        assert hashlib.sha256(CLIP).hexdigest() in (
+            cache / "worldeval_checkpoints.lock.json").read_text()
         assert (f"next: ./bazelw run //tools:preflight -- --benchmark=memobench "
                 f"--checkpoint_dir={cache}") in done.stdout
-        again = _run(tmp_path, "fetch", "--benchmark=memobench",
-                     "--metrics=ObjIdentityConsistency", f"--cache_dir={cache}",
-                     f"--endpoint={hub.endpoint}")
+        again = _run(tmp_path, "fetch", "--benchmark=memobench", "--metrics=GTRevisitSim",
+                     f"--cache_dir={cache}", f"--endpoint={hub.endpoint}")
         assert again.returncode == 0 and again.stdout.count("present") == 2
         assert hub.downloads() == 2  # the second run downloaded nothing
 
@@ -58,7 +61,8 @@ def test_fetch_failure_exits_1(tmp_path):
                     "--metrics=ObjIdentityConsistency", f"--cache_dir={tmp_path / 'c'}",
                     f"--endpoint={hub.endpoint}")
     assert done.returncode == 1
-    assert "failed  dinov2_base/model.safetensors  listing facebook/dinov2-base@main" in done.stdout
+    assert ("failed  dinov2_base/model.safetensors  listing facebook/dinov2-base@"
+            "f9e44c814b77203eaa57a6bdbbd535f21ede1415 failed") in done.stdout
 
 
 def test_bad_usage_exits_2_and_lists_the_valid_choices(tmp_path):

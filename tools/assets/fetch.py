@@ -8,6 +8,12 @@ Where files land (metrics/checkpoints/resolver.py looks there):
 
 A file already there is checked, never replaced: a wrong one is refused with its digest
 and left for the user to move. A downloaded file that fails its check is removed.
+
+A checkpoint whose weight file has no sha256 pinned in the profile is locked: its first
+fetch (or a present file that passes the hub's listing) writes its name, hub id or URL,
+the resolved commit, sha256 and size to worldeval_checkpoints.lock.json beside the files
+(DIR with --cache_dir, else the Hugging Face or torch cache), and later fetches and runs
+verify the file against it (metrics/checkpoints/lock.py); a file that changed is refused.
 """
 
 import dataclasses
@@ -17,6 +23,7 @@ from typing import Iterable, List, Optional
 
 from benchmarks.common import preflight
 from benchmarks.common import runtime_profiles
+from metrics.checkpoints import lock
 from metrics.checkpoints import resolver
 from proto import runtime_profile_pb2
 from tools.assets import hub
@@ -56,8 +63,31 @@ def selected_checkpoints(profile: runtime_profile_pb2.RuntimeProfile,
     return runtime_profiles.checkpoints(profile, metric_ids)
 
 
+def _locked(result: FetchResult, spec, folder: pathlib.Path, revision: str,
+            verified_by: str) -> FetchResult:
+    """`result` of a weight file without a pinned digest, checked against its lock entry
+    (written now if it has none); a file that differs from its entry is refused."""
+    if not result.ok or spec.sha256 or result.file != spec.filename:
+        return result
+    try:
+        entry = lock.record(folder, spec, revision, result.sha256,
+                            pathlib.Path(result.path).stat().st_size, verified_by)
+    except lock.LockError as e:
+        return dataclasses.replace(result, status=REFUSED, detail=str(e))
+    except OSError as e:
+        return dataclasses.replace(result, detail=f"not locked: {folder / lock.LOCK_NAME}: {e}")
+    return dataclasses.replace(result, detail=(
+        f"no pinned digest: locked in {folder / lock.LOCK_NAME} at sha256 {entry.sha256}"
+        + (f" ({entry.id}@{entry.revision})" if entry.revision else "")))
+
+
 def _url_checkpoint(req, cache_dir: Optional[pathlib.Path]) -> FetchResult:
     spec = preflight.checkpoint_spec(req)
+    folder = cache_dir if cache_dir else torch_hub_checkpoints()
+    return _locked(_url_file(spec, cache_dir), spec, folder, "", lock.VERIFIED_BY_NONE)
+
+
+def _url_file(spec, cache_dir: Optional[pathlib.Path]) -> FetchResult:
     dest = (cache_dir / spec.name if cache_dir else torch_hub_checkpoints()) / spec.filename
     result = dict(checkpoint=spec.name, file=spec.filename, path=str(dest))
     if dest.exists():
@@ -66,14 +96,12 @@ def _url_checkpoint(req, cache_dir: Optional[pathlib.Path]) -> FetchResult:
             return FetchResult(**result, status=REFUSED, sha256=digest, detail=(
                 f"{dest} exists with sha256 {digest}, the profile pins {spec.sha256}: not "
                 "overwritten; move it away and rerun"))
-        return FetchResult(**result, status=PRESENT, sha256=digest,
-                           detail="" if spec.sha256 else "no pinned digest to check")
+        return FetchResult(**result, status=PRESENT, sha256=digest)
     try:
         digest = transfer.download(spec.url, dest, transfer.sha256_check(spec.sha256))
     except (transfer.TransferError, OSError) as e:
         return FetchResult(**result, status=FAILED, detail=str(e))
-    return FetchResult(**result, status=FETCHED, sha256=digest, detail=(
-        "" if spec.sha256 else f"no pinned digest in the profile: pin sha256 {digest}"))
+    return FetchResult(**result, status=FETCHED, sha256=digest)
 
 
 def _hub_file(req, spec, remote: hub.RemoteFile, dest: hub.Destination,
@@ -113,7 +141,9 @@ def _hub_checkpoint(req, cache_dir: Optional[pathlib.Path], endpoint: str) -> Li
                             detail=f"{req.id}@{commit} has no file {spec.filename}")]
     paths = hub.snapshot_paths(files, spec.filename) if spec.snapshot else [spec.filename]
     dest = hub.Destination(req.id, spec.hf_revision, cache_dir / spec.name if cache_dir else None)
-    return [_hub_file(req, spec, files[p], dest, endpoint) for p in paths]
+    folder = cache_dir if cache_dir else lock.hf_cache_dir()
+    return [_locked(_hub_file(req, spec, files[p], dest, endpoint), spec, folder, commit,
+                    lock.VERIFIED_BY_HUB) for p in paths]
 
 
 def fetch(profile: runtime_profile_pb2.RuntimeProfile, metric_ids: Optional[Iterable[str]],

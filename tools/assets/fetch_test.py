@@ -9,6 +9,8 @@ import pytest
 from google.protobuf import text_format
 
 from benchmarks.common import preflight
+from metrics.checkpoints import lock
+from metrics.checkpoints import resolver
 from proto import runtime_profile_pb2
 from tools.assets import fetch
 from tools.assets import loopback_hub
@@ -221,3 +223,44 @@ def test_a_complete_partial_file_is_checked_and_published(hub, tmp_path):
     [result] = fetch.fetch(_profile(hub), ["Url"], cache, hub.endpoint)
     assert result.status == "fetched" and (cache / "head" / "head.pth").read_bytes() == HEAD
     assert hub.ranges("/head.pth") == [f"bytes={len(HEAD)}-"]
+
+
+def test_an_unpinned_checkpoint_is_locked_and_a_changed_file_is_a_clear_error(hub, tmp_path):
+    """fetch -> lock -> a run verifies it -> the file is swapped -> the run refuses, naming
+    it; a new upload on the hub is refused by the next fetch too."""
+    profile = _profile(hub, weights_sha="", head_sha="")
+    cache = tmp_path / "ckpts"
+    results = fetch.fetch(profile, ["Hub", "Url"], cache, hub.endpoint)
+    assert all(r.ok for r in results)
+    saved = lock.read(cache)
+    by_name = {e.name: e for e in saved.entries}
+    assert sorted(by_name) == ["head", "tiny"]  # the weight files only, not config.json
+    tiny = by_name["tiny"]
+    assert (tiny.id, tiny.file, tiny.revision, tiny.sha256, tiny.size_bytes, tiny.verified_by) \
+        == ("org/tiny", "model.safetensors", COMMIT, _sha(WEIGHTS), len(WEIGHTS), "hub")
+    assert (by_name["head"].sha256, by_name["head"].verified_by) == (_sha(HEAD), "none")
+    weights = [r for r in results if r.file == "model.safetensors"][0]
+    assert f"locked in {cache / lock.LOCK_NAME}" in weights.detail
+
+    spec = preflight.checkpoint_spec(profile.metrics[0].checkpoints[0])
+    found = resolver.resolve(spec, checkpoint_dir=str(cache), offline=True)
+    assert (found.pin, found.revision, found.sha256) == ("lock", COMMIT, _sha(WEIGHTS))
+    assert found.lock_file == str(cache / lock.LOCK_NAME)
+
+    swapped = cache / "tiny" / "model.safetensors"
+    swapped.write_bytes(b"weights uploaded later")
+    with pytest.raises(resolver.CheckpointUnavailable) as err:
+        resolver.resolve(spec, checkpoint_dir=str(cache), offline=True)
+    assert str(err.value).startswith(
+        f"{swapped}: sha256 {_sha(b'weights uploaded later')}, but the checkpoint lock "
+        f"{cache / lock.LOCK_NAME} recorded {_sha(WEIGHTS)}")
+    assert not preflight.run_preflight(profile, ["Hub"], preflight.Options(
+        checkpoint_dir=str(cache))).ready
+
+    swapped.unlink()  # the hub's main now serves another upload: the next fetch refuses it
+    hub.add_repo("org/tiny", "f" * 40, {"model.safetensors": b"another upload",
+                                        "config.json": CONFIG})
+    again = fetch.fetch(profile, ["Hub"], cache, hub.endpoint)
+    refused = [r for r in again if r.file == "model.safetensors"][0]
+    assert refused.status == "refused" and f"recorded {_sha(WEIGHTS)}" in refused.detail
+    assert lock.read(cache) == saved  # the entry is never replaced

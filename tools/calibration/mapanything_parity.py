@@ -20,8 +20,11 @@ returns them (`clip_*_rounded`).
 
 This module recomputes only the scoring half: the GT of `gt_poses`, resampled by
 worldeval's `gt_poses.resample_poses`, and `rotation_ate.rotation_ate_score` on the
-stored official poses. The preprocess and features rows compare two stored runs: the
-network is not rerun here (weaker than the other entries).
+stored official poses. The preprocess and features rows compare two stored runs: CI
+never calls `estimate_poses` (map-anything cannot be installed here), so a change of our
+MapAnything glue would not move them. They are RECORDED comparisons (their `recorded`
+column: date and commits), and a recorded row keeps the `mapanything` backend's parity
+unverified (benchmarks/common/calibration.py) until our side can be recomputed.
 """
 
 import pathlib
@@ -51,6 +54,10 @@ REFERENCE = ("MemoBench @f4edb0c camera_controllability.camera_controllability_s
 WEIGHTS = (f"random (seed {SEED}): tiny MapAnything from the package's hydra configs "
            f"(DINOv2 small, 1 encoder block, 2 alternating-attention layers of width 64) + "
            f"noise std {NOISE}, saved and loaded by from_pretrained")
+# When the stored "ours" of the preprocess and features rows was computed, by the
+# metrics/camera/mapanything_poses.py of which worldeval commit, against which upstream.
+RECORDED = ("2026-12-01, worldeval @3fdcfd8 vs map-anything @f7ebafb + MemoBench @f4edb0c "
+            "(official_runs/mapanything.py)")
 
 
 def gt_poses(clip: int) -> np.ndarray:
@@ -119,13 +126,13 @@ def run() -> List[parity_table.Row]:
         BACKEND, "preprocess", ours_views, theirs_views,
         compared="each view's img as model.infer received it from estimate_poses vs from "
         "the official function (load_images defaults): shape, mean, RMS and 32 values per "
-        "frame, both stored by the same official run", **common)]
+        "frame, both stored by the same official run", recorded=RECORDED, **common)]
     rows.append(parity_table.compare(
         BACKEND, "features", _official_poses(official, "pose_ours", count),
         _official_poses(official, "pose_official", count),
         compared="outputs[i]['camera_poses'][0] as estimate_poses returns it vs the official "
         "function's est poses: all 16 elements per frame, both stored by the same official "
-        "run", **common))
+        "run", recorded=RECORDED, **common))
     scores = our_scores(official)
     mine = [[getattr(s, f) for f in ("score", "ate_rot_deg", "total_gt_rot_deg",
                                      "mean_rot_error_deg")] for s in scores]

@@ -20,6 +20,13 @@ Columns:
     max_abs_diff: max |ours - theirs| over every element compared.
     max_rel_diff: max_abs_diff / max |theirs| (the difference relative to the
         tensor's scale; an element-wise ratio is meaningless near zero).
+    recorded: empty when the test recomputes our side of the row on the official seeded
+        inputs (against stored official outputs or the live official package). A row
+        whose "ours" is itself a stored number (both sides from one run outside the
+        repository: CI cannot rerun our side) is a recorded comparison: this column
+        says when and on which commits it was made (`<date>, worldeval @<commit> vs
+        <upstream> @<commit>`), and the backend's parity is not verified
+        (benchmarks/common/calibration.py); its test still checks the stored numbers.
 
 A row passes when max_rel_diff <= tolerance. A recomputed row matches the committed
 one when every text column is equal and both differences are within a factor of
@@ -89,13 +96,14 @@ def _numpy(value) -> np.ndarray:
 
 def compare(backend: str, check: str, ours, theirs, *, test: str, compared: str,
             reference: str, weights: str, inputs: str,
-            tolerance: float = DEFAULT_TOLERANCE) -> Row:
-    """The Row of one comparison (see `differences`)."""
+            tolerance: float = DEFAULT_TOLERANCE, recorded: str = "") -> Row:
+    """The Row of one comparison (see `differences`); `recorded`: see the module
+    docstring (empty when `ours` was computed by this process)."""
     if check not in CHECKS:
         raise ValueError(f"check must be one of {CHECKS}, got {check!r}")
     abs_diff, rel_diff = differences(ours, theirs)
     return Row(backend, test, check, compared, reference, weights, inputs, tolerance,
-               abs_diff, rel_diff)
+               abs_diff, rel_diff, recorded)
 
 
 def _format(value: float) -> str:

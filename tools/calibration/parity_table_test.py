@@ -43,12 +43,13 @@ def test_a_row_passes_only_within_its_tolerance():
 
 
 def test_write_then_read_round_trips(tmp_path):
-    rows = [_row(), _row(check="preprocess", max_abs_diff=0.0, max_rel_diff=0.0)]
+    rows = [_row(), _row(check="preprocess", max_abs_diff=0.0, max_rel_diff=0.0,
+                         recorded="2026-01-02, worldeval @abc vs pkg @def")]
     path = tmp_path / "t.csv"
     path.write_text(parity_table.write(rows))
     back = parity_table.read(path)
     assert [r.check for r in back] == ["preprocess", "score"]  # sorted by check order
-    assert back[1] == rows[0]
+    assert back == rows[::-1]
 
 
 def test_read_names_the_file_and_line_of_a_bad_number(tmp_path):
@@ -65,6 +66,7 @@ def test_drift_tolerates_rounding_but_not_a_changed_computation():
     assert parity_table.drift([_row(reference="pkg 2.0")], [_row()])  # another version
     assert parity_table.drift([], [_row()]) == []                     # other backends' rows
     assert parity_table.drift([_row(check="features")], [_row()])    # missing + extra
+    assert parity_table.drift([_row(recorded="2026-01-02, x")], [_row()])  # recorded vs not
 
 
 def test_from_an_exact_zero_drift_allows_up_to_the_tolerance_on_another_cpu():

@@ -5,7 +5,7 @@ the sam2 it vendors), via stored numbers.
 
 The official code ran outside the repository (official_runs/sam2_motion.py) on the files
 `write_inputs` makes: a tiny random SAM 2.1 in the official checkpoint format (the
-sam2_tiny trunk on sam2.1_hiera_b+.yaml's Hiera defaults, 128 px input, seed SEED,
+tiny_sam2 trunk on sam2.1_hiera_b+.yaml's Hiera defaults, 128 px input, seed SEED,
 object-score bias +OBJECT_BIAS), a frames/ folder of FRAMES PNGs and a masks/ folder of
 two first-frame masks (one 0/255, one 0/1). Only numbers are committed
 (sam2_motion_official.npz). Compared:
@@ -30,7 +30,7 @@ from benchmarks.worldscore import motion_accuracy
 from metrics.flow import motion_stats
 from metrics.segmentation import sam2_config
 from metrics.segmentation import sam2_loader
-from metrics.segmentation import sam2_tiny
+from metrics.segmentation import tiny_sam2
 from metrics.segmentation import sam2_video
 from tools.calibration import parity_table
 from tools.fixtures import worldscore_sample
@@ -39,9 +39,9 @@ BACKEND = sam2_config.BACKEND_NAME_B_PLUS
 TEST = "//tools/calibration:sam2_motion_parity_test"
 OFFICIAL = "tools/calibration/sam2_motion_official.npz"
 SEED, OBJECT_BIAS, FRAMES, SIZE = 0, 10.0, 4, (128, 96)
-CONFIG = dataclasses.replace(sam2_tiny.TINY_128, window_pos_embed_bkg=(14, 14),
+CONFIG = dataclasses.replace(tiny_sam2.TINY_128, window_pos_embed_bkg=(14, 14),
                              postprocessing=False, fill_hole_area=0)
-OVERRIDES = tuple(sam2_tiny.OFFICIAL_OVERRIDES) + ("++model.image_size=128",
+OVERRIDES = tuple(tiny_sam2.OFFICIAL_OVERRIDES) + ("++model.image_size=128",
                                                    "++model.non_overlap_masks=false")
 REFERENCE = ("haoyi-duan/WorldScore @344983c motion_accuracy_metrics.vos_inference on its "
              "vendored sam2 (build_sam2_video_predictor(apply_postprocessing=False); torch "
@@ -53,7 +53,7 @@ def write_inputs(folder) -> pathlib.Path:
     folder = pathlib.Path(folder)
     (folder / "frames").mkdir(parents=True, exist_ok=True)
     (folder / "masks").mkdir(exist_ok=True)
-    sam2_tiny.save_tiny_sam2(folder / "tiny_sam2.pt", seed=SEED, config=CONFIG,
+    tiny_sam2.save_tiny_sam2(folder / "tiny_sam2.pt", seed=SEED, config=CONFIG,
                              object_bias=OBJECT_BIAS)
     for i in range(FRAMES):
         Image.fromarray(worldscore_sample.texture(3, i, 2, size=SIZE)).save(
@@ -96,7 +96,7 @@ def run() -> List[parity_table.Row]:
         return bits.reshape((FRAMES,) + shape) > 0
 
     common = dict(reference=REFERENCE, test=TEST,
-                  weights=f"random (seed {SEED}): metrics/segmentation sam2_tiny on the B+ "
+                  weights=f"random (seed {SEED}): metrics/segmentation tiny_sam2 on the B+ "
                           f"Hiera defaults, 128 px input, object-score bias +{OBJECT_BIAS}, "
                           "official checkpoint format",
                   inputs=f"{FRAMES} {SIZE[0]}x{SIZE[1]} PNG frames (tools/fixtures "

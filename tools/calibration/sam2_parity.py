@@ -5,7 +5,7 @@ Sam2VideoModel around our own pre/post-processing) against VMBench's vendored of
 The official package cannot be locked (sam2==1.1.0 is a sdist only, and differs from the
 vendored copy VMBench runs), so it ran outside the repository (official_runs/sam2.py) on
 the files `write_inputs` makes: the tiny random model in the official checkpoint format
-(`metrics/segmentation/sam2_tiny`, seed SEED, noise NOISE), RGB frames of the fixtures
+(`metrics/segmentation/tiny_sam2`, seed SEED, noise NOISE), RGB frames of the fixtures
 room with boxes, and a clip with two initial masks. Only numbers are committed
 (sam2_official.csv). Compared, each as shape, mean, RMS and 32 seeded values:
   * preprocess: the image predictor's 1024 x 1024 normalised input;
@@ -32,7 +32,7 @@ import torch.nn.functional as F
 from metrics.segmentation import sam2_config
 from metrics.segmentation import sam2_image
 from metrics.segmentation import sam2_loader
-from metrics.segmentation import sam2_tiny
+from metrics.segmentation import tiny_sam2
 from metrics.segmentation import sam2_video
 from benchmarks.common import paths
 from tools.calibration import frames as frames_lib
@@ -45,7 +45,7 @@ TEST = "//tools/calibration:sam2_parity_test"
 OFFICIAL = "tools/calibration/sam2_official.csv"
 OFFICIAL_MASKS = "tools/calibration/sam2_official_masks.npz"
 SEED, NOISE, OBJECT_BIAS = 0, 0.05, 10.0
-CONFIG = dataclasses.replace(sam2_tiny.TINY, fill_hole_area=0)
+CONFIG = dataclasses.replace(tiny_sam2.TINY, fill_hole_area=0)
 VIDEO_FRAMES, VIDEO_START, VIDEO_STEP, VIDEO_IDS = 4, 0, 3, (1, 3)
 REFERENCE = ("VMBench @c278a73 vendored Grounded-SAM-2 sam2 (SAM2ImagePredictor, "
              "SAM2VideoPredictor; torch 2.14.1, CPU, no sam2._C), run outside the "
@@ -77,7 +77,7 @@ def video_inputs():
 def write_checkpoint(path) -> pathlib.Path:
     """The tiny model, its object-score head biased (+OBJECT_BIAS) so that tracked objects
     stay "present" and the propagated logits are the memory path's, not the no-object fill."""
-    path = sam2_tiny.save_tiny_sam2(path, seed=SEED, noise=NOISE)
+    path = tiny_sam2.save_tiny_sam2(path, seed=SEED, noise=NOISE)
     content = torch.load(str(path), weights_only=True)
     content["model"]["sam_mask_decoder.pred_obj_score_head.layers.2.bias"] += OBJECT_BIAS
     torch.save(content, str(path))
@@ -96,7 +96,7 @@ def write_inputs(folder) -> pathlib.Path:
     np.save(folder / "video_init_masks.npy", masks)
     np.save(folder / "video_frames.npy",
             sam2_video.frames_to_model(rgb, CONFIG.image_size).numpy())
-    spec = {"overrides": list(sam2_tiny.OFFICIAL_OVERRIDES),
+    spec = {"overrides": list(tiny_sam2.OFFICIAL_OVERRIDES),
             "boxes": [image_boxes(f) for f in frames], "video_start": VIDEO_START,
             "video_step": VIDEO_STEP, "video_obj_ids": list(VIDEO_IDS)}
     (folder / "sam2_inputs.json").write_text(json.dumps(spec, indent=1))
@@ -151,7 +151,7 @@ def run() -> List[parity_table.Row]:
     common = dict(reference=REFERENCE, test=TEST,
                   inputs=f"{frames_lib.describe()} (first frame per size, RGB, 2 boxes each); "
                          f"a {VIDEO_FRAMES}-frame 427x239 room clip, 2 masks on frame 0",
-                  weights=f"random (seed {SEED}): metrics/segmentation sam2_tiny + noise "
+                  weights=f"random (seed {SEED}): metrics/segmentation tiny_sam2 + noise "
                           f"std {NOISE}, object-score bias +{OBJECT_BIAS}, official checkpoint format")
     checks = (("preprocess", ("image_pixels",), "image predictor input (sam2_image.preprocess)"),
               ("features", ("image_low_res_logits", "image_iou", "video_logits"),

@@ -17,7 +17,7 @@ torchmetrics StructuralSimilarityIndexMeasure() on ToTensor). It also runs
 selective_scan_ref on stored random inputs. LPIPS: torchmetrics
 LearnedPerceptualImagePatchSimilarity(net_type="alex") as WorldScore builds it, fed the
 [0, 1] ToTensor frames (normalize=False), its lin weights the bundled lpips v0.1 ones and
-its "pretrained" AlexNet a random trunk (metrics.lpips.random_checkpoints, seed SEED)
+its "pretrained" AlexNet a random trunk (metrics.lpips.tiny_lpips, seed SEED)
 placed where torchvision's loader looks for alexnet-owt-7be5be79.pth (TORCH_HOME).
 """
 
@@ -33,7 +33,7 @@ from benchmarks.worldscore import motion_smoothness
 from metrics.interpolation import selective_scan
 from metrics.interpolation import vfimamba
 from metrics.lpips import lpips
-from metrics.lpips import random_checkpoints
+from metrics.lpips import tiny_lpips
 from tools.calibration import official_numbers
 from tools.calibration import parity_table
 from tools.fixtures import scene
@@ -103,7 +103,7 @@ def write_inputs(folder) -> pathlib.Path:
     torch.save(official_file_state(tiny_model()), folder / CHECKPOINT)
     np.savez(folder / CLIPS, **{f"clip_{i}": c for i, c in enumerate(clips_bgr())})
     np.savez(folder / SCAN, **{k: v.numpy() for k, v in scan_inputs().items()})
-    random_checkpoints.write_random_checkpoints(folder / LPIPS_DIR, seed=SEED)
+    tiny_lpips.write_random_checkpoints(folder / LPIPS_DIR, seed=SEED)
     return folder / CHECKPOINT
 
 

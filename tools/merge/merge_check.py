@@ -104,11 +104,13 @@ def untimed_row(line: str) -> dict:
 
 def card_text(card: scorecard_pb2.Scorecard, out: pathlib.Path,
               run_notes: Sequence[str] = ()) -> str:
-    """The scorecard without run info, seconds and the notes that start with
-    RUN_HISTORY_NOTES or `run_notes` (a benchmark's durations, its resume notes), with
+    """The scorecard without run info, seconds, the notes that start with
+    RUN_HISTORY_NOTES or `run_notes` (a benchmark's durations, its resume notes) and the
+    sha256 of its *.jsonl files (their rows hold timings; assert_digests checks them), with
     `out` written OUT."""
     card = scorecard_pb2.Scorecard.FromString(card.SerializeToString())
     card.ClearField("run")
+    card.ClearField("output_sha256")
     kept = [n for n in card.notes if not n.startswith(RUN_HISTORY_NOTES + tuple(run_notes))]
     del card.notes[:]
     card.notes.extend(kept)
@@ -146,7 +148,9 @@ def assert_shards_split(runs: Runs, store: str = outputs_lib.PER_SAMPLE) -> None
 
 def assert_merged_equals_single(runs: Runs, run_notes: Sequence[str] = ()) -> List[str]:
     """Every file of the merged run equals the single run's (timings and the notes
-    card_text leaves out aside); returns the files compared."""
+    card_text leaves out aside), and every scorecard records its stores' sha256
+    (assert_digests); returns the files compared."""
+    assert_digests(runs)
     single, merged = runs.dir(SINGLE), runs.dir(MERGED)
     names = output_files(single)
     assert names == output_files(merged)
@@ -166,6 +170,15 @@ def assert_merged_equals_single(runs: Runs, run_notes: Sequence[str] = ()) -> Li
     assert one == other, "\n".join(difflib.unified_diff(
         one.splitlines(), other.splitlines(), SINGLE, MERGED, lineterm="", n=1))
     return names
+
+
+def assert_digests(runs: Runs) -> None:
+    """Every run's scorecard (single, shards, merged) records the sha256 of each *.jsonl
+    file in its output dir, as the file is."""
+    for name, card in runs.cards.items():
+        out = runs.dir(name)
+        assert dict(card.output_sha256) == outputs_lib.jsonl_digests(out), name
+        assert outputs_lib.PER_SAMPLE in card.output_sha256, name
 
 
 def runs_fixture(case: Case, num_shards: int = 2):

@@ -2,7 +2,9 @@
 
 Each shard ran `<benchmark>:run --num_shards=N --shard_index=I --output_dir=O_I`. Merging
 checks that the shards are one run split up (same benchmark, code, locked environment,
-flags and checkpoints; every shard index once), concatenates their per-sample stores
+flags and checkpoints; every shard index once) and that each shard's stores are the
+files its run wrote (the sha256 its scorecard records in `output_sha256`: a store edited
+or damaged after the run is refused), concatenates their per-sample stores
 (every `*.jsonl` file of SampleScore lines carrying their config digest, with the
 samples' attachments) into --output_dir, and returns the runner arguments that write
 the outputs from those samples alone: the shards' own flags with
@@ -113,10 +115,39 @@ def check_shards(shards: Sequence[Shard], benchmark: str,
     return missing
 
 
+def check_stores(shards: Sequence[Shard]) -> None:
+    """MergeError unless every *.jsonl file of each shard is the one its run wrote: the
+    sha256 its scorecard recorded when it was written (Scorecard.output_sha256) for each
+    file it recorded, and a recorded one for every per-sample store merge would take."""
+    for shard in shards:
+        recorded = dict(shard.card.output_sha256)
+        present = {p.name: p for p in shard.path.glob("*.jsonl") if p.is_file()}
+        where = f"shard {shard.index} ({shard.path})"
+        for name in sorted(set(recorded) | set(present)):
+            if name not in present:
+                raise MergeError(f"{where}: {name} is missing, and its "
+                                 f"{outputs_lib.SCORECARD} records it (restore it, or rerun "
+                                 "that shard)")
+            if name not in recorded:
+                if _store_lines(present[name]):
+                    raise MergeError(
+                        f"{where}: {name} has no sha256 in its {outputs_lib.SCORECARD}, so "
+                        "nothing shows this per-sample store is the one its run wrote "
+                        "(rerun that shard)")
+                continue
+            got = outputs_lib.file_sha256(present[name])
+            if got != recorded[name]:
+                raise MergeError(
+                    f"{where}: {name} changed after the shard's run wrote it (sha256 "
+                    f"{got[:16]}..., its {outputs_lib.SCORECARD} records "
+                    f"{recorded[name][:16]}...): an edited or damaged per-sample store is not "
+                    "merged (restore it, or rerun that shard into a new --output_dir)")
+
+
 def _store_lines(path: pathlib.Path) -> List[Tuple[Tuple[str, str], str]]:
     """((split, sample id), line) of a per-sample store; [] for a jsonl of another kind."""
     out = []
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8", errors="replace") as f:  # bad bytes: a bad line
         for line in f:
             if not line.strip():
                 continue
@@ -202,6 +233,7 @@ def prepare(inputs: Sequence[str], output_dir: str, benchmark: str,
         raise MergeError(f"--output_dir {out} is not empty: merge into a new directory")
     shards = [read_shard(p) for p in paths]
     missing = check_shards(shards, benchmark, allow_missing)
+    check_stores(shards)
     out.mkdir(parents=True, exist_ok=True)
     written = combine_stores(shards, out)
     print(f"merge: {len(shards)} of {shards[0].count} shards"

@@ -1,9 +1,11 @@
 """Shards and `worldeval merge`: two shards of the VMBench bundled sample merged give a
 single run's outputs, results.json included (timings aside; merge_check.py); shards of
-different runs are refused, by name. The other benchmarks' cases: <benchmark>_merge_test."""
+different runs are refused, by name, and so is a shard whose store changed after its run
+(the sha256 its scorecard records). The other benchmarks' cases: <benchmark>_merge_test."""
 
 import json
 import pathlib
+import shutil
 
 import pytest
 
@@ -114,3 +116,47 @@ def test_combine_stores_joins_the_shards_attachments(tmp_path):
     with sample_store.SampleStore(merged, "d", resume=True) as store:
         assert store.attachment(("x", "a"), "e.npy") == b"aaa"
         assert store.attachment(("x", "b"), "e.npy") == b"bbb"
+
+
+def _copy_shards(runs, root: pathlib.Path):
+    for i in range(runs.num_shards):
+        shutil.copytree(runs.dir(i), root / str(i))
+    return [str(root / str(i)) for i in range(runs.num_shards)]
+
+
+def test_a_store_edited_after_its_run_is_refused_by_name(runs, tmp_path):
+    """One PAS value of shard 1 changed after the run: the store's sha256 is not the one
+    its scorecard records, and merge names the shard folder and the file."""
+    shards = _copy_shards(runs, tmp_path / "shards")
+    store = pathlib.Path(shards[1]) / "per_sample_scores.jsonl"
+    rows = [json.loads(line) for line in store.read_text().splitlines()]
+    rows[0]["metrics"]["perceptible_amplitude_score"] = 0.999
+    store.write_text("".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n"
+                             for r in rows))
+    with pytest.raises(merge_lib.MergeError) as raised:
+        merge_lib.prepare(shards, str(tmp_path / "m"), "vmbench")
+    message = str(raised.value)
+    assert message.startswith(f"shard 1 ({shards[1]}): per_sample_scores.jsonl changed after "
+                              "the shard's run wrote it"), message
+    assert not (tmp_path / "m").exists()  # refused before anything was written
+
+
+def test_a_missing_or_unrecorded_store_is_refused(runs, tmp_path):
+    shards = _copy_shards(runs, tmp_path / "shards")
+    store = pathlib.Path(shards[0]) / "per_sample_scores.jsonl"
+    text = store.read_text()
+    store.unlink()
+    with pytest.raises(merge_lib.MergeError, match=r"shard 0 .*: per_sample_scores.jsonl is "
+                                                   "missing"):
+        merge_lib.prepare(shards, str(tmp_path / "a"), "vmbench")
+    store.write_text(text)
+    (pathlib.Path(shards[0]) / "extra_per_sample_scores.jsonl").write_text(text)
+    with pytest.raises(merge_lib.MergeError, match="extra_per_sample_scores.jsonl has no "
+                                                   "sha256"):
+        merge_lib.prepare(shards, str(tmp_path / "b"), "vmbench")
+    (pathlib.Path(shards[0]) / "extra_per_sample_scores.jsonl").write_text("not a store\n")
+    merge_lib.prepare(shards, str(tmp_path / "c"), "vmbench")  # not a store: not merged
+
+
+def test_untouched_shards_pass_the_store_check(runs):
+    merge_lib.check_stores([merge_lib.read_shard(runs.dir(i)) for i in range(runs.num_shards)])

@@ -122,3 +122,12 @@ def test_binary_subprocess(pair, tmp_path):
     assert "A = model-a; B = model-b" in done.stdout and "1.25" in done.stdout
     bad = COMPARE.run_subprocess(tmp_path, f"--scorecards={pair[0]}")
     assert bad.returncode == 2 and "two files" in bad.stderr
+
+
+def test_an_unusable_scorecard_is_one_line_and_exit_2(pair, tmp_path):
+    bad = tmp_path / "scorecard.json"
+    bad.write_text("[]\n")
+    done = COMPARE.run(tmp_path, f"--scorecards={pair[0]},{bad}")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (f"error: {bad}: expected {runs_lib.SCORECARD_EXPECTED}, found a "
+                           "JSON array, not an object\n")

@@ -40,7 +40,7 @@ def main(argv):
             raise runs_lib.RunError(f"--scorecards takes two files (A,B), got {len(paths)}")
         a, b = runs_lib.load_runs(paths)
         cmp = compare_lib.compare(a, b, METRICS.value, SEED.value, RESAMPLES.value)
-    except runs_lib.RunError as e:
+    except runs_lib.BAD_INPUT as e:
         print(f"error: {e}", file=sys.stderr)
         return cli_support.EXIT_BAD_INPUT
     sys.stdout.write(compare_format.FORMATS[FORMAT.value](cmp))

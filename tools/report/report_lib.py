@@ -10,6 +10,7 @@ coverage, blockers, provenance.
 import pathlib
 from typing import List, Sequence
 
+from benchmarks.common import errors
 from tools.report import bootstrap
 from tools.report import compare_lib
 from tools.report import group_panels
@@ -63,9 +64,29 @@ def render(runs: Sequence[runs_lib.Run], seed: int = bootstrap.DEFAULT_SEED,
     return h.page(title, "".join(parts))
 
 
+OUTPUT_EXPECTED = "a file path to write the HTML report to"
+
+
+def check_output(output: pathlib.Path) -> pathlib.Path:
+    """`output` when a report can be written there; errors.InputError (exit 2) naming it
+    when it is a folder or lies under a file, before any scorecard is read."""
+    if output.is_dir():
+        raise errors.InputError(output, OUTPUT_EXPECTED, "a folder")
+    above = next((p for p in output.parents if p.exists()), None)
+    if above is not None and not above.is_dir():
+        raise errors.InputError(output, OUTPUT_EXPECTED, f"{above} is a file")
+    return output
+
+
 def write_report(paths: Sequence[pathlib.Path], output: pathlib.Path, **kwargs) -> pathlib.Path:
-    """Loads the scorecards (RunError when unusable), renders and writes the report."""
+    """Loads the scorecards, renders and writes the report; runs_lib.BAD_INPUT (RunError,
+    errors.InputError naming the file) when a scorecard or `output` is unusable."""
+    check_output(output)
     runs = runs_lib.load_runs(paths)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(render(runs, **kwargs), encoding="utf-8")
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(render(runs, **kwargs), encoding="utf-8")
+    except OSError as e:  # unwritable, a full disk, a read-only file system
+        raise errors.InputError(output, "a writable file path for the HTML report",
+                                f"{type(e).__name__}: {e.strerror or e}") from e
     return output

@@ -148,3 +148,36 @@ def test_three_runs_are_compared_with_the_baseline(pair_runs, tmp_path):
                       "--baseline=2", "--resamples=100")
     assert done.returncode == 0, done.stderr
     assert out.read_text().count('class="comparison"') == 2
+
+
+@pytest.mark.parametrize("case", ["empty", "bare_nan", "array", "output_is_a_folder"])
+def test_unusable_input_is_one_line_and_exit_2(pair_runs, tmp_path, case):
+    """A 0-byte scorecard, a bare NaN, `[]`, an --output that is a folder: one line naming
+    the file and what was expected, exit 2, no traceback, no report."""
+    a = pair_runs[0].path
+    text = a.read_text(encoding="utf-8")
+    bad = tmp_path / "bad" / "scorecard.json"
+    bad.parent.mkdir()
+    out = tmp_path / "report.html"
+    if case == "output_is_a_folder":
+        out.mkdir()
+        args, named, expected = [f"--scorecards={a}"], out, report_lib.OUTPUT_EXPECTED
+    else:
+        bad.write_text({"empty": "", "array": "[]\n",
+                        "bare_nan": text.replace('"value": 2.5', '"value": NaN')}[case])
+        args, named, expected = [f"--scorecards={a},{bad}"], bad, runs_lib.SCORECARD_EXPECTED
+    done = REPORT.run(tmp_path, *args, f"--output={out}")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [done.stderr.strip()], done.stderr  # one line
+    assert done.stderr.startswith(f"error: {named}: expected {expected}, found "), done.stderr
+    assert not out.is_file()
+
+
+def test_a_bare_nan_as_a_user_runs_it(pair_runs, tmp_path):
+    bad = tmp_path / "scorecard.json"
+    bad.write_text(pair_runs[0].path.read_text().replace('"value": 2.5', '"value": NaN'))
+    done = REPORT.run_subprocess(tmp_path, f"--scorecards={bad}",
+                                 f"--output={tmp_path / 'r.html'}")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert f"{bad}: expected a worldeval scorecard" in done.stderr
+    assert "a bare NaN at metrics[0].value" in done.stderr

@@ -7,7 +7,10 @@
 Each run's per-sample scores are read from per_sample_scores.jsonl beside its scorecard.
 With two or more runs the report compares each with the baseline (paired bootstrap):
 the first scorecard, or the one --baseline names (its position in --scorecards, from 1).
-Exit codes: 0 written, 2 unreadable scorecards or scorecards of different benchmarks.
+Exit codes: 0 written; 2 (one line naming the file and what was expected) for a
+scorecard or per-sample file that is missing, empty or not one (a bare NaN, a JSON
+array), scorecards of different benchmarks, or an --output that is a folder or cannot
+be written.
 """
 
 import sys
@@ -43,7 +46,7 @@ def main(argv):
         out = report_lib.write_report(paths, cli_support.user_path(OUTPUT.value),
                                       seed=SEED.value, resamples=RESAMPLES.value,
                                       worst=WORST.value, baseline=BASELINE.value - 1)
-    except runs_lib.RunError as e:
+    except runs_lib.BAD_INPUT as e:
         print(f"error: {e}", file=sys.stderr)
         return cli_support.EXIT_BAD_INPUT
     print(f"wrote {out}")

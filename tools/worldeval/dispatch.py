@@ -159,5 +159,9 @@ def main(argv: List[str]) -> int:
               "data of //tools/worldeval:worldeval", file=sys.stderr)
         return 1
     sys.stdout.flush()
-    os.execv(binary, [binary, *args])
+    # The program's own launcher sets its PYTHONPATH and appends any inherited one: pass
+    # ours on and the two together can pass the kernel's 128 KiB limit on one variable
+    # (execv: "Argument list too long") under a long runfiles path.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    os.execve(binary, [binary, *args], env)
     return 1  # not reached

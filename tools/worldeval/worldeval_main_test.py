@@ -30,7 +30,7 @@ def test_assets_and_run_pass_their_arguments_through(tmp_path):
     plan = WORLDEVAL.run(tmp_path, "assets", "plan", "--benchmark=vbench")
     assert plan.returncode == 0 and "No runtime profile yet" in plan.stdout
     run = WORLDEVAL.run(tmp_path, "run", "--benchmark=memobench", "--help")
-    assert "--generated_dir" in run.stdout  # the runner's own help (absl exits 1 after it)
+    assert "--generated_dir" in run.stdout, run.stderr[-3000:]  # the runner's own help (absl exits 1 after it)
 
 
 def test_compare_runs_the_comparison_program(tmp_path):

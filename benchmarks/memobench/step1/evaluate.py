@@ -29,10 +29,8 @@ class Step1Outcome:
     samples: List[scorecard_pb2.SampleScore]
     metrics: List[scorecard_pb2.MetricResult]
     checkpoints: List[scorecard_pb2.CheckpointRef]
-    resumed: int
     seconds: float
     output_files: Dict[str, str]
-    recomputed_changed: List[str] = dataclasses.field(default_factory=list)
 
 
 def run_step1(ctx: engine.Context, config, clips, rows, data_root: pathlib.Path, metric_ids,
@@ -60,8 +58,7 @@ def run_step1(ctx: engine.Context, config, clips, rows, data_root: pathlib.Path,
     eval_path = eval_csv.write(output_dir / f"eval_{config.mode}.csv", samples)
     return Step1Outcome(
         samples=samples, metrics=_metric_results(samples, metric_ids, prepared),
-        checkpoints=prepared.checkpoints(), resumed=outcome.resumed,
-        recomputed_changed=outcome.recomputed_changed,
+        checkpoints=prepared.checkpoints(),
         seconds=sum(s.seconds for s in samples),
         output_files={"eval_csv": str(eval_path),
                       "step1_per_sample_scores": str(output_dir / PER_SAMPLE)})

@@ -14,7 +14,7 @@ import pytest
 from benchmarks.memobench.step1 import gt_revisit as revisit
 from metrics.checkpoints import resolver
 from metrics.clip import frame_similarity
-from metrics.clip import random_models
+from metrics.clip import tiny_clip
 from metrics.clip import reference_transform
 from metrics.clip import vision
 from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fixture)
@@ -24,7 +24,7 @@ from metrics.testing.isolation import no_real_caches  # noqa: F401  (autouse fix
 def tower(tmp_path_factory):
     """(in-memory tower, loaded ClipVision) via the resolver, B/32-sized projection."""
     root = tmp_path_factory.mktemp("ckpt")
-    model = random_models.write_vision_snapshot(root / frame_similarity.CLIP_VIT_B32.name,
+    model = tiny_clip.write_vision_snapshot(root / frame_similarity.CLIP_VIT_B32.name,
                                                 projection_dim=512, seed=11)
     spec = dataclasses.replace(frame_similarity.CLIP_VIT_B32, hf_repo="example/not-on-the-hub")
     found = resolver.resolve(spec, checkpoint_dir=str(root), offline=True)
@@ -79,8 +79,8 @@ def test_similarity_matches_per_pair_reference(tower):
     result = revisit.revisit_details(gen, gt_frames_at, 3, 7, 20, loaded)
     assert calls == [[7, 13, 19]]
     assert result.pairs == [(7, 3), (13, 5), (19, 8)]
-    expected = [float(np.clip(np.dot(random_models.reference_embedding(model, gt_video[g]),
-                                     random_models.reference_embedding(model, gen[n])), 0.0, 1.0))
+    expected = [float(np.clip(np.dot(tiny_clip.reference_embedding(model, gt_video[g]),
+                                     tiny_clip.reference_embedding(model, gen[n])), 0.0, 1.0))
                 for g, n in result.pairs]
     np.testing.assert_allclose(result.similarities, expected, rtol=1e-5, atol=1e-6)
     assert result.score == round(float(np.mean(result.similarities)), 4)
@@ -89,8 +89,8 @@ def test_similarity_matches_per_pair_reference(tower):
 
 
 def test_negative_cosines_are_clipped_to_zero():
-    fake = random_models.mean_colour_tower()
-    dark, bright = random_models.flat_frame((0, 0, 0)), random_models.flat_frame((255, 255, 255))
+    fake = tiny_clip.mean_colour_tower()
+    dark, bright = tiny_clip.flat_frame((0, 0, 0)), tiny_clip.flat_frame((255, 255, 255))
     gen = np.stack([dark, bright, bright])   # Generated frames 0, 1, 2.
     gt = {0: bright, 1: bright, 2: dark}      # GT frames 0, 1, 2.
     result = revisit.revisit_details(gen, lambda idx: [gt[i] for i in idx], 0, 0, 3, fake)
@@ -103,7 +103,7 @@ def test_negative_cosines_are_clipped_to_zero():
 
 def test_gt_reader_must_return_three_frames(tower):
     _, loaded = tower
-    gen = np.stack([random_models.flat_frame((10, 20, 30))] * 4)
+    gen = np.stack([tiny_clip.flat_frame((10, 20, 30))] * 4)
     with pytest.raises(ValueError, match="returned 2 frames for 3 indices"):
         revisit.revisit_details(gen, lambda idx: [gen[0], gen[1]], 1, 1, 4, loaded)
 

@@ -13,7 +13,7 @@ import pytest
 from benchmarks.memobench.step1 import pixel
 from benchmarks.memobench.step1 import prepare
 from metrics.lpips import lpips
-from metrics.lpips import random_checkpoints
+from metrics.lpips import tiny_lpips
 
 REAL_LIN = pathlib.Path(lpips_package.__file__).parent / "weights" / "v0.1" / "alex.pth"
 
@@ -35,7 +35,7 @@ def _unpinned(monkeypatch):
 
 @pytest.mark.parametrize("lin", ["tiny", "real"])
 def test_both_values_run_the_package(tmp_path, lin, unpinned, caplog):  # pylint: disable=unused-argument
-    alexnet, lin_path = random_checkpoints.write_random_checkpoints(tmp_path, seed=7)
+    alexnet, lin_path = tiny_lpips.write_random_checkpoints(tmp_path, seed=7)
     if lin == "real":
         shutil.copyfile(REAL_LIN, lin_path)
     rng = np.random.default_rng(0)

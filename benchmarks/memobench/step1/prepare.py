@@ -7,16 +7,19 @@ on its own device otherwise (the driver resolves the files and loads nothing).
 """
 
 import dataclasses
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Optional
 
 from absl import logging
 
 from benchmarks.common import calibration
+from benchmarks.common.family import FamilyUnavailable
 from benchmarks.common.family import Prepared
+from benchmarks.common.family import Wiring
+from benchmarks.common.family import lazy
+from benchmarks.common import family as common_family
 from benchmarks.memobench import metric_specs
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import model_recipe
-from benchmarks.memobench.step1 import family
 from benchmarks.memobench.step1 import pixel
 from metrics.checkpoints import resolver
 from proto import scorecard_pb2
@@ -88,18 +91,6 @@ CLASSICAL_CAMERA_BACKEND = scorecard_pb2.Backend(
     "(alternative backend)")
 
 
-# (metric, builder in step1/models.py, what it needs), each loaded once when selected.
-_HF_FAMILIES = (
-    ("ObjIdentityConsistency", "object_identity", "DINOv2 ViT-B/14 (facebook/dinov2-base)"),
-    ("Geo3DConsistency", "geo3d", "Depth Anything V2 Small"),
-    ("VisualQuality", "visual_quality", "VisualQuality (LAION aesthetic predictor on CLIP "
-     "ViT-L/14 + CLIP-IQA+ on CLIP RN50)"),
-    # Only when VisualQuality is not selected or cannot be had (its family fills this too).
-    ("AestheticScore", "aesthetic", "the LAION aesthetic predictor (CLIP ViT-L/14 + MLP head)"),
-    ("GTRevisitSim", "gt_revisit", "CLIP ViT-B/32 (openai/clip-vit-base-patch32)"),
-)
-
-
 @dataclasses.dataclass(frozen=True)
 class Step1Settings:
     """The flags that choose and locate Step 1 backends."""
@@ -115,61 +106,78 @@ class Step1Settings:
     prompt_src_real: Optional[str] = None
 
 
+def _pixel(settings: Step1Settings, wanted) -> Prepared:
+    """PSNR/SSIM (weight-free) with LPIPS where its weights are had: without them the
+    family still runs, its LPIPS metrics unavailable with the reason."""
+    lpips_fn, lpips_refs, unavailable = None, (), {}
+    lpips_backend = LPIPS_BACKENDS[settings.lpips_backend]
+    if set(wanted) & set(pixel.LPIPS_IDS):
+        if settings.lpips_backend in RETIRED_LPIPS_BACKENDS:
+            logging.warning("%s", RETIRED_LPIPS_BACKENDS[settings.lpips_backend])
+        try:
+            lpips_fn, lpips_refs = _load_lpips(settings)
+        except resolver.CheckpointUnavailable as e:
+            unavailable = {m: (f"LPIPS weights unavailable: {e}", lpips_backend)
+                           for m in pixel.LPIPS_IDS}
+    return Prepared([pixel.PixelFidelity(PIXEL_BACKEND, lpips_fn, lpips_backend, lpips_refs)],
+                    unavailable)
+
+
+def _camera(settings: Step1Settings, wanted):
+    del wanted
+    from benchmarks.memobench.step1 import camera  # pylint: disable=import-outside-toplevel
+    if settings.camera_backend == "classical":
+        return camera.ClassicalCameraControllability(CLASSICAL_CAMERA_BACKEND)
+    try:
+        return _mapanything_family(settings)
+    except ModuleNotFoundError as e:
+        raise FamilyUnavailable(str(e)) from e
+
+
+def _model(builder_name: str):
+    """A builder of step1/models.py (torch: imported when wanted)."""
+    return lambda settings, wanted: lazy("benchmarks.memobench.step1.models",
+                                         builder_name)(settings)
+
+
+def _image_reward(settings: Step1Settings, wanted) -> Prepared:
+    del wanted
+    from benchmarks.memobench.step1 import image_reward  # pylint: disable=import-outside-toplevel
+    built, why = image_reward.build(settings)  # InputError: a prompt CSV path is wrong
+    return Prepared([built], {}) if built is not None else Prepared([], {image_reward.METRIC: why})
+
+
+# The Step 1 families in the order they run, each model loaded once when selected. The
+# aesthetic-only family is built only when VisualQuality's (which fills it too) is not.
+WIRINGS = (
+    Wiring("pixel_fidelity", pixel.PSNR_SSIM_IDS + pixel.LPIPS_IDS, _pixel),
+    Wiring("motion_smoothness", ("MotionSmoothness",),
+           lambda settings, wanted: _motion_family(settings), RAFT_BACKEND,
+           why="RAFT weights unavailable: {error} (or pass --flow_backend=dis for a "
+               "weight-free, non-official estimate)"),
+    Wiring("camera_controllability", ("CameraControllability",), _camera,
+           MAPANYTHING_BACKEND,
+           why="MapAnything, the official pose estimator, is unavailable: {error}; pass "
+               "--camera_backend=classical for a weight-free, non-official estimate"),
+    Wiring("object_identity", ("ObjIdentityConsistency",), _model("object_identity"),
+           why="DINOv2 ViT-B/14 (facebook/dinov2-base) unavailable: {error}"),
+    Wiring("geo3d", ("Geo3DConsistency",), _model("geo3d"),
+           why="Depth Anything V2 Small unavailable: {error}"),
+    Wiring("visual_quality", ("VisualQuality",), _model("visual_quality"),
+           why="VisualQuality (LAION aesthetic predictor on CLIP ViT-L/14 + CLIP-IQA+ on "
+               "CLIP RN50) unavailable: {error}"),
+    Wiring("aesthetic", ("AestheticScore",), _model("aesthetic"),
+           why="the LAION aesthetic predictor (CLIP ViT-L/14 + MLP head) unavailable: {error}"),
+    Wiring("gt_revisit", ("GTRevisitSim",), _model("gt_revisit"),
+           why="CLIP ViT-B/32 (openai/clip-vit-base-patch32) unavailable: {error}"),
+    Wiring("image_reward", ("ImageRewardScore",), _image_reward),
+)
+
+
 def prepare(settings: Step1Settings, metric_ids) -> Prepared:
     """Builds the families the selected metrics need."""
-    wanted = set(metric_ids)
-    families: List[family.Family] = []
-    unavailable: Dict[str, Tuple[str, Optional[scorecard_pb2.Backend]]] = {}
-    if wanted & set(pixel.PSNR_SSIM_IDS + pixel.LPIPS_IDS):
-        lpips_fn, lpips_refs = None, ()
-        lpips_backend = LPIPS_BACKENDS[settings.lpips_backend]
-        if wanted & set(pixel.LPIPS_IDS):
-            if settings.lpips_backend in RETIRED_LPIPS_BACKENDS:
-                logging.warning("%s", RETIRED_LPIPS_BACKENDS[settings.lpips_backend])
-            try:
-                lpips_fn, lpips_refs = _load_lpips(settings)
-            except resolver.CheckpointUnavailable as e:
-                for metric in pixel.LPIPS_IDS:
-                    unavailable[metric] = (f"LPIPS weights unavailable: {e}", lpips_backend)
-        families.append(pixel.PixelFidelity(PIXEL_BACKEND, lpips_fn, lpips_backend, lpips_refs))
-    if "MotionSmoothness" in wanted:
-        try:
-            families.append(_motion_family(settings))
-        except resolver.CheckpointUnavailable as e:
-            unavailable["MotionSmoothness"] = (
-                f"RAFT weights unavailable: {e} (or pass --flow_backend=dis for a weight-free, "
-                "non-official estimate)", RAFT_BACKEND)
-    if "CameraControllability" in wanted:
-        if settings.camera_backend == "classical":
-            from benchmarks.memobench.step1 import camera  # pylint: disable=import-outside-toplevel
-            families.append(camera.ClassicalCameraControllability(CLASSICAL_CAMERA_BACKEND))
-        else:
-            try:
-                families.append(_mapanything_family(settings))
-            except (ModuleNotFoundError, resolver.CheckpointUnavailable) as e:
-                unavailable["CameraControllability"] = (
-                    f"MapAnything, the official pose estimator, is unavailable: {e}; pass "
-                    "--camera_backend=classical for a weight-free, non-official estimate",
-                    MAPANYTHING_BACKEND)
-    for metric, builder_name, what in _HF_FAMILIES:
-        if metric in wanted and not any(metric in fam.metric_ids for fam in families):
-            try:
-                from benchmarks.memobench.step1 import models  # pylint: disable=import-outside-toplevel
-                families.append(getattr(models, builder_name)(settings))
-            except (resolver.CheckpointUnavailable, ValueError, OSError) as e:
-                unavailable[metric] = (f"{what} unavailable: {e}", None)
-    if "ImageRewardScore" in wanted:
-        from benchmarks.memobench.step1 import image_reward  # pylint: disable=import-outside-toplevel
-        built, why = image_reward.build(settings)  # InputError: a prompt CSV path is wrong
-        if built is not None:
-            families.append(built)
-        else:
-            unavailable["ImageRewardScore"] = why
-    covered = {m for fam in families for m in fam.metric_ids}
-    for metric in metric_ids:
-        if metric not in covered and metric not in unavailable:
-            unavailable[metric] = (metric_specs.PENDING.get(metric, "not computed"), None)
-    return Prepared(families, unavailable)
+    return common_family.prepare(WIRINGS, settings, metric_ids,
+                          {m: metric_specs.PENDING.get(m, "not computed") for m in metric_ids})
 
 
 def _load_lpips(settings: Step1Settings):

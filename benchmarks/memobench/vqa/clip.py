@@ -8,7 +8,6 @@ frames, a judge error after its retries, an answer that is not JSON or cannot be
 makes an error sample and no official CSV: never a score.
 """
 
-import hashlib
 import json
 import pathlib
 import time
@@ -19,6 +18,7 @@ from benchmarks.memobench.vqa import cases as cases_lib
 from benchmarks.memobench.vqa import official
 from benchmarks.memobench.vqa import results_csv
 from benchmarks.memobench.vqa import video as video_lib
+from metrics.checkpoints import resolver
 from metrics.judges import judge as judge_lib
 from metrics.video import frames as frames_lib
 from proto import scorecard_pb2
@@ -37,12 +37,7 @@ def new_sample(case: cases_lib.FailureCase) -> scorecard_pb2.SampleScore:
     return sample
 
 
-def _sha256(path: pathlib.Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+_sha256 = resolver.sha256_of
 
 
 def _answer_facts(evaluation: list, bank: cases_lib.QuestionBank) -> dict:

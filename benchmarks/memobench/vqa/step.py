@@ -57,6 +57,7 @@ class VqaResult:
         deviations: Departures from llm-vqa.py that can change numbers.
         notes: Facts worth a scorecard note (retries, resumed clips, ...).
         output_files: name -> path of what was written.
+        resumed: Clips reused from an earlier run's store.
     """
 
     samples: List[scorecard_pb2.SampleScore]
@@ -67,6 +68,7 @@ class VqaResult:
     deviations: List[str] = dataclasses.field(default_factory=list)
     notes: List[str] = dataclasses.field(default_factory=list)
     output_files: Dict[str, str] = dataclasses.field(default_factory=dict)
+    resumed: int = 0
 
 
 def _unavailable(reason: str, backend: scorecard_pb2.Backend, expected_ids=()) -> VqaResult:
@@ -141,10 +143,14 @@ def run_vqa(generated_dir: pathlib.Path, output_dir: pathlib.Path, model_name: s
         clips = video_lib.discover(generated_dir)
     except InputError as e:
         return _unavailable(f"VQA inputs unusable: {e}", settings_backend, expected_ids)
-    if ctx is None:
+    standalone = ctx is None  # then this step notes what it resumed (else the engine does)
+    if standalone:
         ctx = engine.Context(CommonConfig(resume=resume, stored_only=stored_only), output_dir)
-    return _run(ctx, cases, clips, pathlib.Path(questions_dir), judge_obj, judge,
-                results_dir, expected_ids)
+    result = _run(ctx, cases, clips, pathlib.Path(questions_dir), judge_obj, judge,
+                  results_dir, expected_ids)
+    if result.resumed and standalone:
+        result.notes.append(f"VQA resumed: {result.resumed} clip(s) reused from an earlier run")
+    return result
 
 
 def input_digests(case, clip, questions_dir: pathlib.Path) -> Dict[str, str]:
@@ -229,6 +235,5 @@ def _run(ctx, cases, clips, questions_dir, judge_obj, settings, results_dir,
     if missing:
         result.notes.append(f"VQA: no generated clip for {len(missing)} failure case(s): "
                             + ", ".join(missing))
-    if resumed:
-        result.notes.append(f"VQA resumed: {resumed} clip(s) reused from an earlier run")
+    result.resumed = resumed
     return result

@@ -14,10 +14,10 @@ from benchmarks.mirabench.model_metrics import imaging_quality
 from benchmarks.mirabench.model_metrics import temporal_clip_consistency
 from benchmarks.mirabench.model_metrics import temporal_dino_consistency
 from benchmarks.mirabench.model_metrics import temporal_motion_smoothness
-from benchmarks.mirabench.model_metrics import tiny_models
+from benchmarks.mirabench import tiny_checkpoints
 from benchmarks.mirabench.model_metrics import tracking_strength
 from metrics.clip import aesthetic
-from metrics.clip import random_models
+from metrics.clip import tiny_clip
 from metrics.clip import vision
 from metrics.dino import vit
 from metrics.iqa import musiq
@@ -37,14 +37,14 @@ def _numpy_consistency(features):
 @pytest.fixture(scope="module")
 def dino(tmp_path_factory):
     path = tmp_path_factory.mktemp("dino") / "dino_vitbase16_pretrain.pth"
-    tiny_models.write_dino(path, seed=3)
-    return vit.load_dino(path, "cpu", tiny_models.TINY_DINO)
+    tiny_checkpoints.write_dino(path, seed=3)
+    return vit.load_dino(path, "cpu", tiny_checkpoints.TINY_DINO)
 
 
 @pytest.fixture(scope="module")
 def clip_dir(tmp_path_factory):
     folder = tmp_path_factory.mktemp("clip")
-    random_models.write_vision_snapshot(folder, projection_dim=768, seed=4)
+    tiny_clip.write_vision_snapshot(folder, projection_dim=768, seed=4)
     return folder
 
 
@@ -71,7 +71,7 @@ def test_clip_consistency_uses_a_quick_gelu_tower_on_rgb_frames(clip_dir):
 
 
 def test_aesthetic_is_the_linear_head_mean_over_all_frames(clip_dir, tmp_path):
-    head = tiny_models.write_linear_head(tmp_path / "sa_0_4_vit_l_14_linear.pth", seed=5, bias=5.0)
+    head = tiny_checkpoints.write_linear_head(tmp_path / "sa_0_4_vit_l_14_linear.pth", seed=5, bias=5.0)
     model = aesthetic.load_aesthetic_linear(clip_dir, tmp_path / "sa_0_4_vit_l_14_linear.pth",
                                             "cpu", activation="quick_gelu")
     frames = _clip(count=5, seed=2)
@@ -83,9 +83,9 @@ def test_aesthetic_is_the_linear_head_mean_over_all_frames(clip_dir, tmp_path):
 @pytest.mark.parametrize("shape,resized", [((561, 100, 3), (511, 91)), ((120, 200, 3), None)])
 def test_imaging_quality_is_the_mean_musiq_score_after_the_longer_side_rule(tmp_path, shape,
                                                                             resized):
-    tiny_models.write_musiq(tmp_path / "musiq_spaq_ckpt-358bb6af.pth", seed=8)
+    tiny_checkpoints.write_musiq(tmp_path / "musiq_spaq_ckpt-358bb6af.pth", seed=8)
     model = musiq.load_musiq(tmp_path / "musiq_spaq_ckpt-358bb6af.pth", "cpu",
-                             tiny_models.TINY_MUSIQ)
+                             tiny_checkpoints.TINY_MUSIQ)
     frames = _clip(count=3, shape=shape, seed=3)
     images = torch.from_numpy(frames).permute(0, 3, 1, 2).float()
     if resized:  # the official Resize call, torchvision 0.13.1's tensor default

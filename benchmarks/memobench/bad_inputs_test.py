@@ -24,6 +24,29 @@ from tools.fixtures import memobench_fixture
 B1, B2 = ("synthetic", "Barnyard_001"), ("synthetic", "Barnyard_002")
 C1, R1 = ("synthetic", "CityPark_001"), ("real", "001")
 D = bad_inputs.Defect
+SHEET = "Synthetic_ExitReenter.xlsx"
+
+
+# --- issue 33's damage (kept here: tools/fixtures/memobench_broken_inputs.py has the rest)
+
+def _several_sources(tree, clip="Barnyard_002"):
+    """frames/ (kept), plus video.mp4 and <clip>.mp4 with other content in the folder."""
+    frames = broken._frames_of(tree, clip)
+    folder = broken.generated(tree, clip)
+    (folder / "video.mp4").write_bytes(broken._mjpeg_avi(frames[::-1]))
+    (folder / f"{clip}.mp4").write_bytes(broken._mjpeg_avi(frames[1:]))
+
+
+def _renamed_clip_folder(name, clip="Barnyard_002"):
+    def mutate(tree):
+        folder = broken.generated(tree, clip)
+        folder.rename(folder.parent / name)
+    return mutate
+
+
+def _clip_folder_copied_to_the_root(tree, clip="Barnyard_002"):
+    folder = broken.generated(tree, clip)
+    folder.rename(folder.parent.parent / f"{clip} copy")
 
 
 def _invoke(tree: pathlib.Path, out: pathlib.Path, resume: bool) -> bad_inputs.Run:
@@ -97,6 +120,22 @@ DEFECTS = [
                  "exits 'soon' not a number")),
     D("header_only_sheet", broken.header_only_sheet, exit_code=2,
       fragments=("Synthetic_ExitReenter.xlsx", "a header and no rows", "--mode=real")),
+    # A boundary that is not a whole number: used as run_eval.py's int(float(x)) reads it,
+    # and said; a negative one is the clip's error naming the sheet, row and value (not
+    # a GT frame the ground truth is "too short" for).
+    D("fractional_boundary", lambda tree: broken.set_sheet_cells(tree, exits=9.7), (C1,),
+      where="warning", fragments=(f"{SHEET} row 5 (CityPark_001)", "exits 9.7 not a whole "
+                                  "number", "used as exits 9")),
+    D("negative_boundary", lambda tree: broken.set_sheet_cells(tree, exits=-5), (C1,),
+      fragments=(SHEET, "row 5 (CityPark_001)", "exits -5 is negative")),
+    # Several sources in one clip folder: video.mp4 is scored (as before); the others named.
+    D("several_sources_in_a_clip_folder", _several_sources, (B2,), where="warning",
+      fragments=("Barnyard_002: read video.mp4", "not read: frames/, Barnyard_002.mp4")),
+    # Folders not taken as clips: Barnyard_002 is then absent, and a note names the folder
+    # (test_folders_not_taken_as_clips_are_named).
+    D("dash_clip_folder", _renamed_clip_folder("-Barnyard_002"), (), absent=(B2,)),
+    D("copy_clip_folder", _renamed_clip_folder("Barnyard_002 copy"), (), absent=(B2,)),
+    D("copy_clip_folder_at_the_root", _clip_folder_copied_to_the_root, (), absent=(B2,)),
     # Resume keyed on inputs: exactly the changed clips are recomputed.
     D("resume_changed_gt_frame", broken.change_gt_frame, (B1,), resume=True),
     D("resume_changed_sheet_row", broken.shift_sheet_row, (C1,), resume=True),
@@ -138,8 +177,44 @@ def test_sheet_problems_and_partial_reads_reach_the_scorecard(harness):
         assert any(n.startswith(fragment) for n in card["notes"]), (name, card["notes"])
 
 
+@pytest.mark.parametrize("name, folder", [
+    ("dash_clip_folder", "Synthetic/Barnyard/-Barnyard_002"),
+    ("copy_clip_folder", "Synthetic/Barnyard/Barnyard_002 copy"),
+    ("copy_clip_folder_at_the_root", "Synthetic/Barnyard_002 copy")])
+def test_folders_not_taken_as_clips_are_named(harness, name, folder):
+    import json  # pylint: disable=import-outside-toplevel
+    harness.check(harness.defect(name))
+    card = json.loads((harness.workdir / name / "out" / "scorecard.json").read_text())
+    named = [n for n in card["notes"] if n.startswith(runner.SKIPPED_NOTE)]
+    assert len(named) == 1 and f"{folder}: not evaluated" in named[0], card["notes"]
+    assert "{Scene}_{NNN}" in named[0]
+    assert "synthetic/Barnyard_002" in card["coverage"]["missing_sample_ids"]
+
+
 def test_the_harness_can_fail(harness):
     """A defect whose expectation is wrong is caught (the suite is not vacuous)."""
     wrong = D("wrong_expectation", broken.garbage_frame, (C1,), fragments=("00016.png",))
     with pytest.raises(AssertionError):
         harness.check(wrong)
+
+
+def test_a_root_of_folders_not_taken_as_clips_is_refused_naming_them(tmp_path):
+    """Nothing left to evaluate (every folder misnamed): exit 2, and the message names
+    what was not taken as a clip."""
+    tree = tmp_path / "tree"
+    memobench_fixture.build_memobench_fixture(tree)
+    synthetic = broken.generated(tree, "Barnyard_001").parent.parent
+    for clip in ("Barnyard_001", "Barnyard_002", "CityPark_001"):
+        folder = broken.generated(tree, clip)
+        folder.rename(folder.parent / f"{clip} copy")
+    gen = tree / "generated" / memobench_fixture.MODEL_NAME
+    config = runner.MemobenchConfig(
+        common=CommonConfig(offline=True, metrics=tuple(pixel.PSNR_SSIM_IDS)),
+        data_root=tree / "data", output_dir=tmp_path / "out", mode="synthetic",
+        model_name=memobench_fixture.MODEL_NAME, generated_synthetic_dir=gen / "Synthetic",
+        steps=(runner.STEP1,), step1=Step1Settings(offline=True,
+                                                   checkpoint_dir=str(tree / "none")))
+    with pytest.raises(InputError) as raised:
+        runner.run(config)
+    assert "not taken as clips: " + str(synthetic / "Barnyard" / "Barnyard_001 copy") in str(
+        raised.value)

@@ -13,7 +13,7 @@ from benchmarks.vmbench import checkpoints as specs
 from metrics.detection import tiny_grounding_dino
 from metrics.pose import tiny_models as pose_tiny
 from metrics.qalign import tiny_snapshot as qalign_tiny
-from metrics.segmentation import sam2_tiny
+from metrics.segmentation import tiny_sam2
 from metrics.segmentation import tiny_sam_v1
 from metrics.tracking.cotracker3 import config as cotracker_config
 from metrics.tracking.cotracker3 import tiny_checkpoint as cotracker_tiny
@@ -27,7 +27,7 @@ VIDEOMAE = videomae_vit.VitConfig(img_size=224, patch_size=56, embed_dim=32, dep
                                   num_heads=2)
 # TCS's cost is SAM 2.1's memory attention (4,096 tokens of the 1024-px frame against
 # every memory frame's, per object): two memory frames instead of seven keep it cheap.
-SAM2 = dataclasses.replace(sam2_tiny.TINY, num_maskmem=2)
+SAM2 = dataclasses.replace(tiny_sam2.TINY, num_maskmem=2)
 ARCHITECTURES = {
     "grounding_dino": GROUNDING_DINO,
     "videomae": VIDEOMAE,
@@ -72,7 +72,7 @@ def write_all(ckpt: pathlib.Path) -> pathlib.Path:
             shutil.move(str(item), str(target / item.name))
         sam = tiny_sam_v1.write_checkpoint(tmp, seed=1, noise=0.02)
         shutil.move(str(sam), str(ckpt / specs.SAM_VIT_H.name / specs.SAM_VIT_H.filename))
-    sam2_tiny.save_tiny_sam2(ckpt / specs.SAM2_1_HIERA_L.name / specs.SAM2_1_HIERA_L.filename,
+    tiny_sam2.save_tiny_sam2(ckpt / specs.SAM2_1_HIERA_L.name / specs.SAM2_1_HIERA_L.filename,
                              config=SAM2)
     track = cotracker_tiny.save_checkpoint(ckpt / specs.COTRACKER3_OFFLINE.name)
     assert track.name == specs.COTRACKER3_OFFLINE.filename

@@ -13,16 +13,18 @@ import torch
 from metrics.clip import aesthetic
 from metrics.clip import clipiqa
 from metrics.clip import frame_similarity
-from metrics.clip import random_models as clip_models
+from metrics.clip import tiny_clip as clip_models
 from metrics.clip import tiny_clipiqa
+from metrics.depth import depth_anything
 from metrics.depth import tiny_checkpoint as depth_tiny
+from metrics.dinov2 import backbone as dinov2_backbone
 from metrics.dinov2 import tiny_checkpoint as dinov2_tiny
 from metrics.flow import raft
 from metrics.imagereward import reward_model
 from metrics.imagereward import scoring
 from metrics.imagereward import tiny_checkpoint as image_reward_tiny
 from metrics.lpips import lpips
-from metrics.lpips import random_checkpoints
+from metrics.lpips import tiny_lpips
 
 
 def write_all(ckpt: pathlib.Path) -> pathlib.Path:
@@ -32,7 +34,7 @@ def write_all(ckpt: pathlib.Path) -> pathlib.Path:
     raft_path = ckpt / raft.RAFT_LARGE.name / raft.RAFT_LARGE.filename
     raft_path.parent.mkdir(parents=True)
     torch.save(raft.build_raft_large().state_dict(), raft_path)
-    random_checkpoints.write_random_checkpoints(ckpt)
+    tiny_lpips.write_random_checkpoints(ckpt)
     dinov2_tiny.save_tiny_dinov2(ckpt)
     clip_models.write_clip_snapshot(ckpt / aesthetic.CLIP_VIT_L14.name, projection_dim=768)
     clip_models.write_head(ckpt / aesthetic.AESTHETIC_HEAD.name / aesthetic.AESTHETIC_HEAD.filename)
@@ -63,11 +65,15 @@ def image_reward_score(frames, prompt: str, model) -> float:
 
 @contextlib.contextmanager
 def pins_cleared():
-    """RAFT, AlexNet and RN50 are sha256-pinned; random weights need the pins off."""
+    """RAFT, AlexNet, RN50, DINOv2, Depth Anything and ImageReward's three files are
+    sha256-pinned; random weights need the pins off."""
     mp = pytest.MonkeyPatch()
-    mp.setattr(raft, "RAFT_LARGE", dataclasses.replace(raft.RAFT_LARGE, sha256=""))
-    mp.setattr(lpips, "ALEXNET_SPEC", dataclasses.replace(lpips.ALEXNET_SPEC, sha256=""))
-    mp.setattr(clipiqa, "CLIP_RN50", dataclasses.replace(clipiqa.CLIP_RN50, sha256=""))
+    for module, name in ((raft, "RAFT_LARGE"), (lpips, "ALEXNET_SPEC"), (clipiqa, "CLIP_RN50"),
+                         (dinov2_backbone, "DINOV2_BASE"),
+                         (depth_anything, "DEPTH_ANYTHING_V2_SMALL"),
+                         (reward_model, "IMAGE_REWARD"), (reward_model, "MED_CONFIG"),
+                         (reward_model, "BERT_VOCAB")):
+        mp.setattr(module, name, dataclasses.replace(getattr(module, name), sha256=""))
     try:
         yield
     finally:

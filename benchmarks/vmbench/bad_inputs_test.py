@@ -7,7 +7,9 @@ naming the file, and that every other video's numbers equal the clean run's.
 """
 
 import json
+import os
 import pathlib
+import re
 
 import pytest
 
@@ -60,6 +62,33 @@ def _truncate(tree):
     path.write_bytes(path.read_bytes()[: path.stat().st_size // 3])
 
 
+# An MPEG-4 Part 2 frame (VOP) start code: write_mp4's mp4v clips have one per frame.
+_FRAME_START = b"\x00\x00\x01\xb6"
+
+
+def _damaged_mid_stream(tree):
+    """2000 bytes overwritten from frame 4's start on, inside the frame data (the index at
+    the end is intact): OpenCV decodes frames 0-3 and stops, with no error of its own.
+    (Damage that the decoder conceals, every frame still decoding, is not caught: OpenCV
+    reports no decode error, so no frame count can show it.)"""
+    path = _video(tree, "0002")
+    data = bytearray(path.read_bytes())
+    start = [m.start() for m in re.finditer(re.escape(_FRAME_START), bytes(data))][4]
+    assert start + 2000 < data.find(b"moov"), "the damage must stay in the frame data"
+    data[start:start + 2000] = bytes(range(256)) * 7 + bytes(208)
+    path.write_bytes(bytes(data))
+
+
+def _dangling_link(tree):
+    _video(tree, "0002").unlink()
+    os.symlink("no-such-video.mp4", _video(tree, "0002"))
+
+
+def _link_loop(tree):
+    _video(tree, "0002").unlink()
+    os.symlink("0002.mp4", _video(tree, "0002"))
+
+
 def _one_frame(tree):
     vmbench_clips.write_mp4(_video(tree, "0002"), vmbench_clips.square_clip(1, frames=1)[0])
 
@@ -81,6 +110,11 @@ DEFECTS = [
     D("zero_length_video", _write(b""), (V2,), fragments=("0002.mp4", "zero-length")),
     D("not_a_video", _write(b"not an mp4 at all"), (V2,), fragments=("0002.mp4",)),
     D("truncated_video", _truncate, (V2,), fragments=("0002.mp4",)),
+    D("damaged_mid_stream", _damaged_mid_stream, (V2,),
+      fragments=("0002.mp4", "the 9 frames its container declares", "only 4 decodable")),
+    D("dangling_symlink", _dangling_link, (V2,),
+      fragments=("0002.mp4", "a link to nothing (no-such-video.mp4)")),
+    D("symlink_loop", _link_loop, (V2,), fragments=("0002.mp4", "a symlink loop")),
     D("one_frame_video", _one_frame, (V2,), fragments=("0002.mp4", "at least 2 frames")),
     D("manifest_not_json", _manifest("{not json"), exit_code=2,
       fragments=("prompts.json", "a JSON file")),
@@ -102,6 +136,45 @@ def harness(tmp_path_factory):
 @pytest.mark.parametrize("name", [d.name for d in DEFECTS])
 def test_defect(harness, name):
     harness.check(harness.defect(name))
+
+
+@pytest.mark.parametrize("name, found", [
+    ("dangling_symlink", "a link to nothing (no-such-video.mp4)"),
+    ("symlink_loop", "a symlink loop"),
+])
+def test_an_unreadable_video_is_in_the_artifact_manifest_with_its_error(harness, name, found):
+    harness.check(harness.defect(name))
+    manifest = json.loads((harness.workdir / name / "out" / "artifact_manifest.json")
+                          .read_text())
+    entries = {a["sample_id"]: a for a in manifest["artifacts"]}
+    assert set(entries) == set(STEPS)
+    bad = entries["0002"]
+    assert "0002.mp4" in bad["error"] and found in bad["error"], bad
+    assert not bad.get("size_bytes") and not bad.get("sha256"), bad
+    assert all(not entries[i].get("error") and entries[i]["sha256"] for i in ("0001", "0003"))
+
+
+def test_an_unreadable_video_another_shard_scores_is_in_this_shards_manifest(tmp_path):
+    tree = tmp_path / "tree"
+    _build(tree)
+    _dangling_link(tree)
+    seen_elsewhere = 0
+    for shard in range(3):
+        out = tmp_path / f"shard{shard}"
+        runner.run(runner.VmbenchConfig(
+            common=CommonConfig(offline=True, metrics=("pas",), num_shards=3,
+                                shard_index=shard),
+            video_dir=tree / "videos", prompt_manifest=tree / "prompts.json", output_dir=out,
+            model_name="m"))
+        scored = bad_inputs.read_samples(out)
+        manifest = json.loads((out / "artifact_manifest.json").read_text())
+        bad = next(a for a in manifest["artifacts"] if a["sample_id"] == "0002")
+        assert "a link to nothing (no-such-video.mp4)" in bad["error"], bad
+        if V2 not in scored:
+            seen_elsewhere += 1
+            assert bad["error"].endswith("expected a readable <index>.mp4 video file, found "
+                                         "a link to nothing (no-such-video.mp4)"), bad
+    assert seen_elsewhere == 2
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 DINO: a timm ViT state dict (the official dino_vitbase16_pretrain.pth keys) at TINY_DINO
 sizes. LAION head: the v1 nn.Linear(768, 1) state dict (`weight`, `bias`). MUSIQ: a
 pyiqa MUSIQ state dict (musiq_spaq_ckpt keys) at TINY_MUSIQ sizes. CLIP snapshots
-come from metrics.clip.random_models; RAFT files from metrics.flow.raft_things_testing;
-AMT-S files from metrics.frame_interpolation.amt_testing (the full-size AMT-S, 3.0M
+come from metrics.clip.tiny_clip; RAFT files from metrics.flow.tiny_raft_things;
+AMT-S files from metrics.frame_interpolation.tiny_amt (the full-size AMT-S, 3.0M
 parameters, ~12 MB: AMT-S has no size knobs, so its tests keep the frames small instead).
 `write_all` writes every file of checkpoints.ALL in a --checkpoint_dir layout, and
 ARCHITECTURES are the tiny architectures the loaders must then build.
@@ -15,18 +15,18 @@ import pathlib
 import torch
 
 from benchmarks.mirabench import checkpoints as ckpts
-from metrics.clip import random_models
+from metrics.clip import tiny_clip
 from metrics.dino import vit
-from metrics.flow import raft_things_testing
-from metrics.frame_interpolation import amt_testing
+from metrics.flow import tiny_raft_things
+from metrics.frame_interpolation import tiny_amt
 from metrics.i3d import inception_i3d
-from metrics.iqa import musiq_random
+from metrics.iqa import tiny_musiq
 from metrics.tracking.cotracker2 import config as cotracker2_config
 from metrics.tracking.cotracker2 import tiny_checkpoint as cotracker2_tiny
 from metrics.viclip import tiny_checkpoint as viclip_tiny
 
 TINY_DINO = vit.DinoConfig(embed_dim=32, depth=2, num_heads=2, image_size=64)
-TINY_MUSIQ = musiq_random.TINY
+TINY_MUSIQ = tiny_musiq.TINY
 
 
 def write_dino(path, seed: int = 3, config: vit.DinoConfig = TINY_DINO) -> None:
@@ -45,7 +45,7 @@ def write_linear_head(path, seed: int = 5, bias: float = 5.0) -> dict:
 
 def write_musiq(path, seed: int = 7) -> None:
     """torch.saves a random pyiqa MUSIQ state dict (official key names, TINY_MUSIQ sizes)."""
-    musiq_random.write_checkpoint(path, TINY_MUSIQ, seed=seed)
+    tiny_musiq.write_checkpoint(path, TINY_MUSIQ, seed=seed)
 
 
 I3D_WIDTH_DIVISOR = 64
@@ -73,15 +73,15 @@ def write_all(root: pathlib.Path) -> pathlib.Path:
     for path in folder.values():
         path.mkdir(parents=True, exist_ok=True)
     write_dino(folder[ckpts.DINO_VITB16.name] / ckpts.DINO_VITB16.filename)
-    random_models.write_vision_snapshot(folder[ckpts.CLIP_VIT_B32.name], projection_dim=512,
+    tiny_clip.write_vision_snapshot(folder[ckpts.CLIP_VIT_B32.name], projection_dim=512,
                                         seed=1)
-    random_models.write_vision_snapshot(folder[ckpts.CLIP_VIT_L14.name], projection_dim=768,
+    tiny_clip.write_vision_snapshot(folder[ckpts.CLIP_VIT_L14.name], projection_dim=768,
                                         seed=2)
     write_linear_head(folder[ckpts.LAION_AESTHETIC_LINEAR.name]
                                   / ckpts.LAION_AESTHETIC_LINEAR.filename)
-    raft_things_testing.write_official_file(folder[ckpts.RAFT_THINGS.name]
+    tiny_raft_things.write_official_file(folder[ckpts.RAFT_THINGS.name]
                                             / ckpts.RAFT_THINGS.filename)
-    amt_testing.write_official_file(folder[ckpts.AMT_S.name] / ckpts.AMT_S.filename, seed=7)
+    tiny_amt.write_official_file(folder[ckpts.AMT_S.name] / ckpts.AMT_S.filename, seed=7)
     write_musiq(folder[ckpts.MUSIQ_SPAQ.name] / ckpts.MUSIQ_SPAQ.filename)
     cotracker2_tiny.save_checkpoint(folder[ckpts.COTRACKER2.name], seed=5)
     viclip_tiny.write_checkpoint(folder[ckpts.VICLIP.name] / ckpts.VICLIP.filename, seed=6)
