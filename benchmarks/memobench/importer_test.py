@@ -1,14 +1,11 @@
 """Importing official-shaped outputs reproduces leaderboard.py's per-model numbers."""
 
-import json
 import math
 
-import numpy as np
 import pandas as pd
 import pytest
 
 from benchmarks.common.errors import InputError
-from benchmarks.memobench import eval_csv
 from benchmarks.memobench import importer
 from benchmarks.memobench import leaderboard
 from benchmarks.memobench import leaderboard_files as files_lib
@@ -26,31 +23,8 @@ def test_official_clip_list():
     assert len(official_clips.VQA) == 45 and set(official_clips.VQA) < set(official_clips.SYNTHETIC)
 
 
-def _official_csv(path, camera_scale=100.0):
-    rng = np.random.default_rng(0)
-    rows = []
-    for i, clip in enumerate(["Barnyard_001", "Barnyard_002", "001"]):
-        row = {c: float(rng.uniform(0, 1)) for c in eval_csv.COLUMNS[3:]}
-        row.update(id=clip, scene="real" if clip == "001" else "Barnyard",
-                   data_type="real" if clip == "001" else "synthetic", num_frames=81)
-        row["CameraControllability"] = camera_scale * float(rng.uniform(0, 1))
-        if i == 1:
-            row["ImageRewardScore_pct"] = np.nan  # a clip without prompt
-        rows.append(row)
-    rows.append({"id": "Barnyard_003", "scene": "Barnyard", "data_type": "synthetic",
-                 "error": "Failed to read frame"})
-    df = pd.DataFrame(rows)
-    df.to_csv(path, index=False)
-    return df
-
-
-def _leaderboard_mean(df, column):
-    """leaderboard.py: plain mean over clips, skipna."""
-    return float(pd.to_numeric(df[column], errors="coerce").mean(skipna=True))
-
-
 def test_means_equal_the_leaderboard_aggregation(tmp_path):
-    df = _official_csv(tmp_path / "eval_both.csv")
+    df = fixture.official_csv(tmp_path / "eval_both.csv")
     card, samples = importer.build_scorecard(tmp_path / "eval_both.csv", "M")
     metrics = {m.id: m for m in card.metrics}
     for metric, column in (("VisualQuality", "VisualQuality"),
@@ -58,7 +32,7 @@ def test_means_equal_the_leaderboard_aggregation(tmp_path):
                            ("ImageRewardScore", "ImageRewardScore_pct"),
                            ("CameraControllability", "CameraControllability"),
                            ("GT_ALL_PSNR", "GT_ALL_PSNR"), ("GT_ALL_LPIPS", "GT_ALL_LPIPS")):
-        assert metrics[metric].value == pytest.approx(_leaderboard_mean(df, column), abs=1e-12)
+        assert metrics[metric].value == pytest.approx(fixture.leaderboard_mean(df, column), abs=1e-12)
     assert metrics["ImageRewardScore"].sample_count == 2
     assert not metrics["ORS"].available
     assert [s.sample_id for s in samples if s.error] == ["Barnyard_003"]
@@ -69,10 +43,10 @@ def test_means_equal_the_leaderboard_aggregation(tmp_path):
 
 
 def test_camera_mean_below_one_is_scaled_as_the_leaderboard_does(tmp_path):
-    df = _official_csv(tmp_path / "old.csv", camera_scale=1.0)
+    df = fixture.official_csv(tmp_path / "old.csv", camera_scale=1.0)
     card, _ = importer.build_scorecard(tmp_path / "old.csv", "M")
     camera = next(m for m in card.metrics if m.id == "CameraControllability")
-    assert camera.value == pytest.approx(100 * _leaderboard_mean(df, "CameraControllability"))
+    assert camera.value == pytest.approx(100 * fixture.leaderboard_mean(df, "CameraControllability"))
     assert any("multiplied by 100" in n for n in card.notes)
 
 
@@ -85,14 +59,14 @@ def test_bad_files_name_the_path(tmp_path):
 
 
 def test_a_header_only_eval_csv_is_nothing_to_import(tmp_path):
-    _official_csv(tmp_path / "eval_both.csv").iloc[:0].to_csv(tmp_path / "h.csv", index=False)
+    fixture.official_csv(tmp_path / "eval_both.csv").iloc[:0].to_csv(tmp_path / "h.csv", index=False)
     with pytest.raises(InputError, match=r"h\.csv: expected at least one clip row .*found a "
                                          r"header and no rows"):
         importer.build_scorecard(tmp_path / "h.csv", "M")
 
 
 def test_a_cell_that_is_not_a_number_is_named_with_its_row_and_clip(tmp_path):
-    df = _official_csv(tmp_path / "eval_both.csv").astype({"GT_ALL_SSIM": object})
+    df = fixture.official_csv(tmp_path / "eval_both.csv").astype({"GT_ALL_SSIM": object})
     df.loc[1, "GT_ALL_SSIM"] = "abc"
     df.loc[2, "GT_ALL_SSIM"] = "x"
     df.to_csv(tmp_path / "bad.csv", index=False)
@@ -103,16 +77,12 @@ def test_a_cell_that_is_not_a_number_is_named_with_its_row_and_clip(tmp_path):
         "row 3 (the header is row 1; clip Barnyard_002), and 1 more such cells")
 
 
-def _values(card):
-    return {m.id: (m.value if m.available else math.nan) for m in card.metrics}
-
-
 def test_combined_import_reproduces_the_leaderboard_exactly(tmp_path):
     models = files_lib.load_all(**fixture.build_tree(tmp_path))
     table = leaderboard.build_table(models).set_index("Model")
     for key, results in models.items():
         card, _ = importer.build(results, files_lib.display_name(key))
-        values = _values(card)
+        values = fixture.metric_values(card)
         for column, expected in table.loc[files_lib.display_name(key)].items():
             if pd.isna(expected):
                 assert math.isnan(values[column]), (key, column)
@@ -208,99 +178,3 @@ def test_steps_and_a_leaderboard_csv_together(tmp_path):
     assert metrics["ORS"].backend.name.endswith("leaderboard.py output")
     assert any(n.startswith("VisualQuality: leaderboard.csv says") for n in card.notes)
     assert not any(n.startswith("MotionSmoothness: leaderboard.csv") for n in card.notes)
-
-
-def test_impossible_eval_csv_values_are_per_clip_errors_not_headlines(tmp_path):
-    df = _official_csv(tmp_path / "eval_both.csv")
-    valid = df.copy()
-    df.loc[0, "GT_ALL_SSIM"] = 7.5
-    df.loc[1, "GT_ALL_PSNR"] = -40.0
-    df.loc[2, "GT_ALL_PSNR"] = math.inf
-    df.loc[1, "GT_ALL_LPIPS"] = -0.25
-    df.loc[2, "VisualQuality"] = 100.5
-    df.to_csv(tmp_path / "bad.csv", index=False)
-    assert ",inf," in (tmp_path / "bad.csv").read_text()  # as pandas writes it
-    card, samples = importer.build_scorecard(tmp_path / "bad.csv", "M")
-    metrics = {m.id: m for m in card.metrics}
-    ssim = metrics["GT_ALL_SSIM"]
-    assert ssim.value == pytest.approx(valid["GT_ALL_SSIM"][1:3].mean(), abs=1e-12)
-    assert ssim.sample_count == 2 and ssim.expected_sample_count == 3
-    assert list(ssim.missing_sample_ids) == ["synthetic/Barnyard_001"]
-    assert ssim.missing_reasons["synthetic/Barnyard_001"] == (
-        "bad.csv row 2 (clip Barnyard_001): GT_ALL_SSIM 7.5 is outside its official range "
-        "[-1, 1]")
-    psnr = metrics["GT_ALL_PSNR"]
-    assert psnr.value == valid["GT_ALL_PSNR"][0] and psnr.sample_count == 1
-    assert "GT_ALL_PSNR -40.0 is outside its official range [0, 148.14]" in (
-        psnr.missing_reasons["synthetic/Barnyard_002"])
-    assert "GT_ALL_PSNR inf is not a finite number" in psnr.missing_reasons["real/001"]
-    assert metrics["GT_ALL_LPIPS"].sample_count == 2
-    assert metrics["VisualQuality"].value == pytest.approx(
-        valid["VisualQuality"][0:2].mean(), abs=1e-12)
-    first = next(s for s in samples if s.sample_id == "Barnyard_001")
-    assert "7.5 is outside" in first.unavailable["GT_ALL_SSIM"]
-    assert "GT_ALL_SSIM" not in first.metrics and not any(
-        math.isinf(v) for s in samples for v in s.metrics.values())
-    note = next(n for n in card.notes if n.startswith("5 imported values are not finite"))
-    assert "bad.csv row 2 (clip Barnyard_001) GT_ALL_SSIM=7.5" in note
-    assert scorecard_pb2.INCOMPLETE_METRIC_COVERAGE in {
-        b.reason for b in card.verification.blocking}
-
-
-def test_a_negative_ssim_or_an_lpips_above_one_is_kept_with_a_warning(tmp_path):
-    df = _official_csv(tmp_path / "eval_both.csv")
-    df.loc[0, "GT_ALL_SSIM"], df.loc[1, "GT_ALL_LPIPS"] = -0.2, 1.3
-    df.to_csv(tmp_path / "odd.csv", index=False)
-    card, _ = importer.build_scorecard(tmp_path / "odd.csv", "M")
-    metrics = {m.id: m for m in card.metrics}
-    assert metrics["GT_ALL_SSIM"].value == pytest.approx(_leaderboard_mean(df, "GT_ALL_SSIM"))
-    assert metrics["GT_ALL_LPIPS"].sample_count == 3
-    assert any(n.startswith("2 imported values are outside their metric's nominal range")
-               for n in card.notes)
-
-
-def test_impossible_ors_and_vqa_values_are_per_clip_errors(tmp_path):
-    clips = fixture.SOME_CLIPS
-    ors_path = fixture.write_ors_csv(tmp_path / "ors_scores.csv", clips, 2)
-    ors = pd.read_csv(ors_path, dtype={"clip_id": str})
-    valid = ors["ors"].copy()
-    ors.loc[0, "ors"], ors.loc[1, "ors"] = 1.5, -math.inf
-    ors.to_csv(ors_path, index=False)
-    vqa_dir = fixture.write_vqa_dir(tmp_path / "vqa", ["Barnyard_001", "Barnyard_002"], 3)
-    first = pd.read_csv(vqa_dir / "Barnyard-1.csv")
-    score = json.loads(first.loc[0, "score"])
-    score["Instruction Following"] = math.inf  # json.dumps writes Infinity
-    first.loc[0, "score"] = json.dumps(score)
-    first.to_csv(vqa_dir / "Barnyard-1.csv", index=False)
-    results = files_lib.ModelResults("m", ors=files_lib.read_ors_csv(ors_path),
-                                     vqa=files_lib.read_vqa_dir(vqa_dir))
-    card, samples = importer.build(results, "m")
-    metrics = {m.id: m for m in card.metrics}
-    assert metrics["ORS"].value == pytest.approx(valid[2:].mean() * 100, abs=1e-12)
-    assert metrics["ORS"].sample_count == len(clips) - 2
-    assert metrics["ORS"].missing_reasons["synthetic/Barnyard_001"] == (
-        "ors_scores.csv row 2 (clip Barnyard_001): ORS 1.5 is outside its official range "
-        "[0, 1]")
-    follow = metrics["InstructionFollowing"]
-    assert follow.sample_count == 1 and math.isfinite(follow.value)
-    assert list(follow.missing_reasons.items()) == [("synthetic/Barnyard_001", (
-        "Barnyard-1.csv (clip Barnyard-1): InstructionFollowing inf is not a finite number"))]
-    assert "InstructionFollowing" not in samples[0].metrics  # Barnyard_001
-
-
-def test_impossible_leaderboard_csv_values_make_the_metric_unavailable(tmp_path):
-    table = leaderboard.build_table(files_lib.load_all(**fixture.build_tree(tmp_path)))
-    wan = table["Model"] == "Wan2.2"
-    table.loc[wan, "GT_ALL_SSIM"], table.loc[wan, "ORS"] = 2.436, 150.0
-    table.loc[wan, "PhysicsAdherence"] = math.inf
-    path = leaderboard.write_csv(table, tmp_path / "leaderboard.csv")
-    card, _ = importer.build(files_lib.ModelResults("wan2.2"), "Wan2.2",
-                             importer.leaderboard_row(path, "Wan2.2"))
-    metrics = {m.id: m for m in card.metrics}
-    assert metrics["GT_ALL_SSIM"].unavailable_reason == (
-        "leaderboard.csv row Wan2.2: GT_ALL_SSIM 2.436 is outside its official range [-1, 1]")
-    assert "ORS 150.0 is outside its official range [0, 100]" in metrics["ORS"].unavailable_reason
-    assert "PhysicsAdherence inf is not a finite" in metrics["PhysicsAdherence"].unavailable_reason
-    assert not any(metrics[m].available for m in ("GT_ALL_SSIM", "ORS", "PhysicsAdherence"))
-    assert metrics["GT_ALL_PSNR"].available and metrics["VisualQuality"].available
-    assert any(n.startswith("3 imported values are not finite") for n in card.notes)

@@ -6,6 +6,7 @@ file, an overall.csv beside them), filled with seeded random values and some gap
 """
 
 import json
+import math
 import os
 import pathlib
 from typing import Sequence, Tuple
@@ -130,3 +131,32 @@ def build_tree(root: pathlib.Path) -> dict:
     write_vqa_dir(vqa_root / "wan2.2", vqa_clips[:2], 10)
     write_vqa_dir(vqa_root / "wan2.2_old", vqa_clips, 11)
     return {"eval_dir": eval_root, "ors_dir": ors_root, "vqa_dir": vqa_root}
+
+
+def official_csv(path, camera_scale=100.0):
+    """An official-shaped eval CSV of three scored clips and one error row."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for i, clip in enumerate(["Barnyard_001", "Barnyard_002", "001"]):
+        row = {c: float(rng.uniform(0, 1)) for c in eval_csv.COLUMNS[3:]}
+        row.update(id=clip, scene="real" if clip == "001" else "Barnyard",
+                   data_type="real" if clip == "001" else "synthetic", num_frames=81)
+        row["CameraControllability"] = camera_scale * float(rng.uniform(0, 1))
+        if i == 1:
+            row["ImageRewardScore_pct"] = np.nan  # a clip without prompt
+        rows.append(row)
+    rows.append({"id": "Barnyard_003", "scene": "Barnyard", "data_type": "synthetic",
+                 "error": "Failed to read frame"})
+    df = pd.DataFrame(rows)
+    df.to_csv(path, index=False)
+    return df
+
+
+def leaderboard_mean(df, column):
+    """leaderboard.py: plain mean over clips, skipna."""
+    return float(pd.to_numeric(df[column], errors="coerce").mean(skipna=True))
+
+
+def metric_values(card):
+    """{metric id: value, NaN when unavailable}."""
+    return {m.id: (m.value if m.available else math.nan) for m in card.metrics}
