@@ -126,7 +126,10 @@ def test_test_models_are_never_official(run):
     # The random SAM-3 matches no pinned digest: the scorecard says so.
     (ors_ref,) = [c for c in card.provenance.checkpoints if c.metric_id == "ORS"]
     assert not ors_ref.pinned_digest_matched
-    assert any("without a pinned digest" in n and "facebook/sam3 (ORS)" in n for n in card.notes)
+    said = (f"unchanged since its lock {ors_ref.lock_file}" if ors_ref.pin == "lock"
+            else "no lock")
+    assert any("without a pinned digest" in n and f"facebook/sam3 (ORS; {said})" in n
+               for n in card.notes)
 
 
 def test_steps_not_run_are_unavailable_with_the_reason(tmp_path):

@@ -3,7 +3,9 @@ architecture (benchmarks/mirabench/tiny_checkpoints.py) resolved through --check
 generated and two GT videos of 16 frames at 128 x 128 (the smallest every network takes:
 AMT-S and RAFT need 128 px, I3D 9 frames, a 3D-consistency pair 15). One run computes
 the 17 metrics and the extras, except KID (it needs 100 frames per set, as upstream),
-writes video_score.csv with every cell filled and decodes each video once."""
+writes video_score.csv with every cell filled and decodes each video once. Each value the
+run stored is pinned to its own metric module's on the same video and tiny weights
+(tests/mirabench_value_pins.py), so that no metric can land in another's column."""
 
 import collections
 import csv
@@ -19,6 +21,8 @@ from benchmarks.mirabench import metric_specs
 from benchmarks.mirabench import runner
 from benchmarks.mirabench import sample as sample_lib
 from benchmarks.mirabench import tiny_checkpoints as tiny
+from metrics.video import frames as frames_lib
+from tests import mirabench_value_pins as pins
 from tools.fixtures import mirabench_clips
 
 SIDE = 128
@@ -87,3 +91,65 @@ def test_each_video_is_decoded_once(run):
     _, _, loads = run
     loads = collections.Counter({k: v for k, v in loads.items() if k != "contract"})
     assert len(loads) == 4 and set(loads.values()) == {1}
+
+
+def _decoded(folder):
+    return {i: frames_lib.load_frames_and_digest(folder / f"{i}.mp4")[0] for i in (1, 2)}
+
+
+@pytest.fixture(scope="module")
+def pinned(run):
+    """{video: {metric: value}} and the set-level values, from the per-metric modules
+    (not the runner) on the run's videos and tiny checkpoint files; the slow ones
+    (pins.SLOW) on the parallax video 1 only."""
+    out, _, _ = run
+    models = pins.Models(out.parent / "ckpt")
+    gen, gt = _decoded(out.parent / "gen"), _decoded(out.parent / "gt")
+    per_video = {i: pins.per_video(gen[i], mirabench_clips.captions(i), models, i == 1)
+                 for i in gen}
+    return per_video, pins.set_level([gen[1], gen[2]], [gt[1], gt[2]], models)
+
+
+def test_each_stored_value_is_its_own_metric_on_that_video(run, pinned):
+    out, card, _ = run
+    want, _ = pinned
+    rows = {r["sample_id"]: r["metrics"] for r in map(
+        json.loads, (out / "per_sample_scores.jsonl").read_text().splitlines())}
+    with open(out / "video_score.csv", newline="") as f:
+        cells = {r["video_id"]: r for r in csv.DictReader(f)}
+    assert set(want[1]) == set(metric_specs.PER_VIDEO_IDS)  # every per-video metric pinned
+    for video, values in want.items():
+        for metric, value in values.items():
+            where = (video, metric, value)
+            assert rows[str(video)][metric] == pytest.approx(value, rel=1e-6, abs=1e-6), where
+            assert float(cells[f"{video}.0"][metric]) == pytest.approx(value, rel=1e-6,
+                                                                       abs=1e-6), where
+    by_id = {m.id: m for m in card.metrics}
+    for metric in want[2]:  # pinned on both videos: the scorecard holds their mean
+        mean = (want[1][metric] + want[2][metric]) / 2
+        assert by_id[metric].value == pytest.approx(mean, rel=1e-6, abs=1e-6), metric
+
+
+def test_per_video_pins_tell_the_metrics_apart(pinned):
+    """The pins above catch a swap only where the swapped values differ: the ones that
+    could be confused (same unit, same network) do on these videos."""
+    want, _ = pinned
+    for video in want:
+        alignment = [want[video][m] for m in pins.CAPTION_COLUMN]  # one video, 5 captions
+        assert len(set(alignment)) == len(alignment), alignment
+    # Every pinned metric of the parallax video 1 has its own value.
+    assert len(set(want[1].values())) == len(want[1]), want[1]
+
+
+def test_set_level_values_are_the_formulas_on_the_i3d_logits(run, pinned):
+    """FVD and KVD from each video's I3D logits (model_metrics/fvd_logits) and the official
+    formulas (weak here: both are 0 on the tiny I3D, see pins.set_level); FID (full-size
+    Inception, not re-run here) only by being positive and neither of them."""
+    out, card, _ = run
+    _, want = pinned
+    by_id = {m.id: m.value for m in card.metrics if m.available}
+    averages = json.loads((out / "average_score.csv").read_text())
+    for metric in ("fvd", "kvd"):
+        assert by_id[metric] == pytest.approx(want[metric], rel=1e-5, abs=1e-9), metric
+        assert averages[metric] == pytest.approx(want[metric], rel=1e-5, abs=1e-9), metric
+    assert by_id["fid"] > 0 and by_id["fid"] not in (by_id["fvd"], by_id["kvd"])

@@ -2,7 +2,9 @@
 inter and an intra layout, one dynamic instance), every checkpoint a tiny random model of
 the official architecture loaded through the real resolver and loaders. One run computes
 every metric, decodes each frame file once, builds each family once, and writes a complete
-worldscore.json with both headlines."""
+worldscore.json with both headlines. Each raw value the run stored is pinned to its own
+metric module's on that instance (tests/worldscore_value_pins.py), so that no metric can
+land in another's column or instance."""
 
 import collections
 import importlib
@@ -13,6 +15,7 @@ import pytest
 import torch
 
 from benchmarks.common import family_contract as contract
+from benchmarks.common import sample_loop
 from benchmarks.common.flags import CommonConfig
 from benchmarks.worldscore import aspects
 from benchmarks.worldscore import families
@@ -22,6 +25,7 @@ from benchmarks.worldscore import runner
 from benchmarks.worldscore import sample
 from metrics.flow.sea_raft import loader
 from benchmarks.worldscore import tiny_checkpoints as tiny
+from tests import worldscore_value_pins as pins
 from tools.fixtures import worldscore_sample
 
 
@@ -35,6 +39,24 @@ def _counted(build, name, counter):
         counter[(name, tuple(metric_ids))] += 1
         return build(config, metric_ids)
     return counted
+
+
+CONTEXTS = {}  # sample id -> the InstanceContext the run scored (the pins read them)
+
+
+def _bound_motion_accuracy(mp):
+    real_track = motion_accuracy.sam2_track
+
+    def first_mask_bounded(model):
+        # The tiny model's propagated masks are speckle that covers every pixel once
+        # dilated 21 x 21 (the official max() then raises): bounded by the first mask.
+        track = real_track(model)
+
+        def bounded(frames_rgb, first_masks):
+            unions = track(frames_rgb, first_masks)
+            return [u & unions[0] for u in unions]
+        return bounded
+    mp.setattr(motion_accuracy, "sam2_track", first_mask_bounded)
 
 
 @pytest.fixture(scope="module")
@@ -57,18 +79,13 @@ def run(tmp_path_factory):
         builds["sea_raft"] += 1
         return sea_raft_loads(*args, **kwargs)
     mp.setattr(loader, "load_sea_raft", counted_load)
-    real_track = motion_accuracy.sam2_track
+    _bound_motion_accuracy(mp)
+    run_families = sample_loop.run_families
 
-    def first_mask_bounded(model):
-        # The tiny model's propagated masks are speckle that covers every pixel once
-        # dilated 21 x 21 (the official max() then raises): bounded by the first mask.
-        track = real_track(model)
-
-        def bounded(frames_rgb, first_masks):
-            unions = track(frames_rgb, first_masks)
-            return [u & unions[0] for u in unions]
-        return bounded
-    mp.setattr(motion_accuracy, "sam2_track", first_mask_bounded)
+    def recorded(ctx, *args):  # each instance's frames, as the run decoded them
+        CONTEXTS[ctx.sample_id] = ctx
+        return run_families(ctx, *args)
+    mp.setattr(sample_loop, "run_families", recorded)
     for name in BUILDERS:  # families.prepare looks each build up when it runs
         module = importlib.import_module("benchmarks.worldscore." + name)
         mp.setattr(module, "build", _counted(module.build, name, builds))
@@ -81,6 +98,7 @@ def run(tmp_path_factory):
         card = runner.run(config)
     mp.undo()
     builds["contract"] = checked
+    CONTEXTS["config"] = config
     return tree, root / "out", card, reads, builds
 
 
@@ -145,3 +163,42 @@ def test_frames_decoded_once_and_each_family_built_once(run):
     # SEA-RAFT's two metrics share one family, as do DROID-SLAM's
     assert ("flow_metrics", families.FLOW_METRICS) in builds
     assert ("droid_metrics", families.DROID_METRICS) in builds
+
+
+@pytest.fixture(scope="module")
+def pinned(run):
+    """{sample id: {metric id: raw components}} from each metric's own module on the
+    instance frames the run decoded (not through the runner)."""
+    del run  # CONTEXTS holds what it scored
+    mp = pytest.MonkeyPatch()
+    _bound_motion_accuracy(mp)
+    try:
+        with tiny.pins_cleared():
+            return {key: pins.expected_raw(CONTEXTS["config"], ctx)
+                    for key, ctx in CONTEXTS.items() if key != "config"}
+    finally:
+        mp.undo()
+
+
+def test_each_stored_raw_value_is_its_own_metric_on_that_instance(run, pinned):
+    _, out, _, _, _ = run
+    rows = [json.loads(r) for r in (out / "per_sample_scores.jsonl").read_text().splitlines()]
+    assert sorted(r["sample_id"] for r in rows) == sorted(pinned)
+    seen = set()
+    for row in rows:
+        stored, want = pins.stored_raw(row["metrics"]), pinned[row["sample_id"]]
+        for metric, values in stored.items():
+            assert metric in want, (row["sample_id"], metric)
+            assert values == pytest.approx(want[metric], rel=1e-6, abs=1e-9), (
+                row["sample_id"], metric, values, want[metric])
+        seen |= set(stored)
+    assert seen == set(families.PER_INSTANCE_IDS)  # every metric pinned somewhere
+
+
+def test_the_pins_tell_the_metrics_of_an_instance_apart(pinned):
+    """A swap of two metrics' columns fails the pins above only where their values differ:
+    on the tiny models they do, but for the zeros (some components are 0 on an instance:
+    a swap of two zeros is not a visible mistake)."""
+    for key, want in pinned.items():
+        values = [v for components in want.values() for v in components if v != 0]
+        assert len(set(values)) == len(values), f"{key}: {want}"

@@ -3,6 +3,8 @@
 A full disk, a used-up quota or a read-only file system under the outputs is the
 environment, not a worldeval bug: one line naming the file being written, exit 2 (the
 writers keep what was already stored and leave no .tmp; `--resume` goes on from there).
+So is a full disk met while a sample is scored (errors.DiskFull, raised by the sample
+loop with the file, or the sample, it could not write).
 """
 
 import errno

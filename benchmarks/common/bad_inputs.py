@@ -30,14 +30,28 @@ copies the tree, damages it, runs, and asserts (with a message naming the defect
 Per-sample results are read from `per_sample_scores.jsonl` (DESIGN.md's output files)
 and compared on their `metrics`; times and paths may differ. A defect that cannot be
 built here (e.g. an unreadable folder when tests run as root) gives `skip_if` a reason.
+
+Values out of range (`VALUE_CASES`: NaN, an infinity, above and below a metric's
+official range), one catalogue for every benchmark:
+
+  - its runner: `computed_value_defects(sample, metric, official_range)` are defects
+    with no damage to the tree but a `hook` that makes the runner's score hand the
+    engine that value for one sample (as a family gone wrong would): exit 1, the
+    sample's metric missing with the reason naming it a worldeval bug
+    (`where="unavailable"`), the sample among the scorecard's internal errors, the
+    headline over the other samples only;
+  - its importer: bad_import_values.ImportSuite (how to write its official files with
+    one row's value replaced by each case's, and to import them) and ImportHarness.
 """
 
+import contextlib
 import dataclasses
 import json
+import math
 import os
 import pathlib
 import shutil
-from typing import Callable, Dict, FrozenSet, Optional, Sequence, Tuple
+from typing import Callable, ContextManager, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 Key = Tuple[str, str]  # (split, sample id)
 SCORECARD = "scorecard.json"
@@ -64,7 +78,9 @@ class Defect:
     absent: Tuple[Key, ...] = ()     # clean samples the damage hides from discovery
     exit_code: int = 0
     fragments: Tuple[str, ...] = ()  # each in the affected samples' error/warnings, or message
-    where: str = "error"             # "error" or "warning" (the sample is still scored)
+    where: str = "error"             # "error", "warning" (the sample is still scored) or
+    metric: str = ""                 # "unavailable": this metric's reason (out of the mean)
+    hook: Callable[[], ContextManager] = contextlib.nullcontext  # around the run
     resume: bool = False
     moved: bool = False              # resume defects: the tree is run from another path
     skip_if: Callable[[], Optional[str]] = lambda: None
@@ -125,11 +141,12 @@ class Harness:
             return self._check_resume(defect, tree, out)
         defect.mutate(tree)
         try:
-            run = self.suite.invoke(tree, out, False)
+            with defect.hook():
+                run = self.suite.invoke(tree, out, False)
         finally:
             _restore_permissions(tree)
         assert run.exit_code == defect.exit_code, (defect.name, run)
-        if defect.exit_code != 0:
+        if defect.exit_code == 2:
             for fragment in defect.fragments:
                 assert fragment in run.message, (defect.name, fragment, run.message)
             assert not (out / SCORECARD).exists(), f"{defect.name}: refused, yet wrote a scorecard"
@@ -139,16 +156,38 @@ class Harness:
         affected = set(self.clean) if defect.affected is None else set(defect.affected)
         for key in affected:
             assert key in samples, (defect.name, key, "missing from per_sample_scores")
-            text = (samples[key].get("error", "") if defect.where == "error" else
-                    samples[key].get("diagnostics", {}).get(WARNINGS_KEY, ""))
+            text = {"error": samples[key].get("error", ""),
+                    "warning": samples[key].get("diagnostics", {}).get(WARNINGS_KEY, ""),
+                    "unavailable": samples[key].get("unavailable", {}).get(defect.metric, "")
+                    }[defect.where]
             assert text, (defect.name, key, f"no {defect.where} recorded", samples[key])
-            if defect.where == "warning":
+            if defect.where != "error":
                 assert not samples[key].get("error"), (defect.name, key, samples[key]["error"])
             for fragment in defect.fragments:
                 assert fragment in text, (defect.name, key, fragment, text)
+        if defect.where == "unavailable":
+            self._check_left_out(defect, out, samples, affected)
         untouched = set(self.clean) - affected - set(defect.absent)
         self._same_as(samples, self.clean, untouched, defect.name)
         return run
+
+    def _check_left_out(self, defect: Defect, out: pathlib.Path, samples, affected) -> None:
+        """The metric out of the affected samples (their other values the clean run's), each
+        an internal error of the scorecard, and the headline over the others only."""
+        for key in affected:
+            assert defect.metric not in samples[key].get("metrics", {}), (defect.name, key)
+            clean = dict(self.clean[key].get("metrics", {}))
+            clean.pop(defect.metric, None)
+            assert samples[key].get("metrics", {}) == clean, (defect.name, key)
+        card = json.loads((out / SCORECARD).read_text())
+        internal = card.get("coverage", {}).get("internal_error_sample_ids", [])
+        assert {f"{s}/{i}" for s, i in affected} <= set(internal), (defect.name, internal)
+        result = next(m for m in card["metrics"] if m["id"] == defect.metric)
+        if result.get("available"):
+            having = [k for k, s in samples.items()
+                      if not s.get("error") and defect.metric in s.get("metrics", {})]
+            assert result.get("sample_count") == len(having), (defect.name, result)
+            assert math.isfinite(result["value"]), (defect.name, result)
 
     def _check_resume(self, defect: Defect, tree: pathlib.Path, out: pathlib.Path) -> Run:
         first = self.suite.invoke(tree, out, False)
@@ -173,6 +212,72 @@ class Harness:
             assert key in samples, (name, key, "missing")
             assert not samples[key].get("error"), (name, key, samples[key].get("error"))
             assert samples[key].get("metrics") == reference[key].get("metrics"), (name, key)
+
+
+@dataclasses.dataclass(frozen=True)
+class ValueCase:
+    """One impossible value: `value(official_range)`, and what its refusal says."""
+
+    name: str
+    value: Callable[[Tuple[Optional[float], Optional[float]]], float]
+    fragment: str
+    bound: int = -1  # the side of the range it needs (0 low, 1 high; -1 none)
+
+
+VALUE_CASES = (
+    ValueCase("nan", lambda bounds: math.nan, "nan is not a finite number"),
+    ValueCase("infinity", lambda bounds: math.inf, "inf is not a finite number"),
+    ValueCase("above_official_range", lambda b: b[1] + max(1.0, abs(b[1])),
+              "is outside its official range", bound=1),
+    ValueCase("below_official_range", lambda b: b[0] - max(1.0, abs(b[0])),
+              "is outside its official range", bound=0),
+)
+BUG_FRAGMENT = "a worldeval bug"  # in the reason of a computed value refused
+
+
+def value_cases(bounds, cases: Sequence[ValueCase] = VALUE_CASES) -> List[ValueCase]:
+    """The cases a metric of official range `bounds` can take (no "above" when unbounded
+    above)."""
+    bounds = bounds or (None, None)
+    return [c for c in cases if c.bound < 0 or bounds[c.bound] is not None]
+
+
+def computed_value_defects(sample: Key, metric: str, bounds) -> List[Defect]:
+    """The runner-side cases, one run each: `sample`'s `metric`, as the runner's score
+    hands it to the engine, replaced by NaN, then by a value outside `bounds` (above it
+    where it has a top)."""
+    cases = [VALUE_CASES[0]] + value_cases(bounds)[2:3]
+    return [Defect(f"computed_{case.name}", lambda tree: None, (sample,), exit_code=1,
+                   where="unavailable", metric=metric,
+                   fragments=(BUG_FRAGMENT, f"{sample[0]}/{sample[1]}: {metric} ",
+                              case.fragment),
+                   hook=_computed(sample, metric, case.value(bounds)))
+            for case in cases]
+
+
+def _computed(key: Key, metric: str, value: float) -> Callable[[], ContextManager]:
+    """A hook: every pass's score gives `key` this value of `metric` (the engine's screen
+    of computed values, engine.Context.loop, sees it as the runner's own)."""
+
+    @contextlib.contextmanager
+    def hook():
+        from benchmarks.common import engine  # pylint: disable=import-outside-toplevel
+        real = engine.Context.loop
+
+        def loop(self, store, p):
+            def score(item, loaded):
+                sample = p.score(item, loaded)
+                if (sample.split, sample.sample_id) == key and not sample.error:
+                    sample.metrics[metric] = value
+                return sample
+            return real(self, store, dataclasses.replace(p, score=score))
+
+        engine.Context.loop = loop
+        try:
+            yield
+        finally:
+            engine.Context.loop = real
+    return hook
 
 
 def _restore_permissions(tree: pathlib.Path) -> None:

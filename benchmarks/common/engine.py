@@ -9,7 +9,8 @@ the facts the gate needs (`gate.Facts`). The engine owns everything else, once:
   flags -> config -> check_output_dir -> benchmark.evaluate(ctx, config)
         ctx.select: this shard's samples, then --limit
         ctx.evaluate(pass): the resume digest (the pass's declared settings + its
-          checkpoints + the common preprocessing), the store, the sample loop (local or Ray)
+          checkpoints + the common preprocessing), the store, the sample loop (local or Ray),
+          each computed value held to its metric's range (computed_values.py)
   -> coverage -> gate (gate.assess) -> notes (resume, recompute) -> provenance
   -> run record (the resolved device) -> contract files -> scorecard.json
 
@@ -27,6 +28,7 @@ import pathlib
 import time
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence
 
+from benchmarks.common import computed_values
 from benchmarks.common import gate
 from benchmarks.common import max_side
 from benchmarks.common import metric_table
@@ -114,10 +116,14 @@ class Evaluation:
 class Context:
     """What a benchmark's `evaluate` may ask of the engine during one run: the samples of
     this shard, and its passes' stores and loops (`engine.run` makes one per run; a step
-    tested alone may make its own from the common settings and an output folder)."""
+    tested alone may make its own from the common settings and an output folder).
 
-    def __init__(self, common, output_dir):
+    With the benchmark's metric `table`, every sample a pass scores is screened against
+    it (computed_values.screen) before it is stored: an impossible value is our bug."""
+
+    def __init__(self, common, output_dir, table: Optional[metric_table.MetricTable] = None):
         self.common = common
+        self.table = table
         self.outputs = outputs_lib.RunOutputs(output_dir)
         self.outcomes: List[tuple] = []  # (label, sample_loop.Outcome) per pass
 
@@ -154,8 +160,9 @@ class Context:
 
     def loop(self, store: SampleStore, p: Pass) -> sample_loop.Outcome:
         """Scores `p.items` not already in `store` (the local loop or the executor's)."""
+        score = p.score if self.table is None else computed_values.Screened(self.table, p.score)
         outcome = sample_loop.run(
-            p.items, p.ref, store, load=p.load, score=p.score, label=p.label,
+            p.items, p.ref, store, load=p.load, score=score, label=p.label,
             digest=p.digest, on_sample=p.on_sample, prefetch=p.prefetch,
             decode_workers=self.common.decode_workers, batch=p.batch)
         self.outcomes.append((p.label, outcome))
@@ -171,7 +178,7 @@ def run(benchmark: Benchmark, config) -> scorecard_pb2.Scorecard:
     """Evaluates a configured run and writes every output file; returns the scorecard."""
     started_at, t0 = provenance.now_rfc3339(), time.perf_counter()
     outputs_lib.check_output_dir(config.output_dir)
-    ctx = Context(config.common, config.output_dir)
+    ctx = Context(config.common, config.output_dir, benchmark.table)
     ev = benchmark.evaluate(ctx, config)
     card = scorecard_pb2.Scorecard(benchmark_id=benchmark.id, model_name=config.model_name,
                                    benchmark_version=benchmark.version)
@@ -183,7 +190,8 @@ def run(benchmark: Benchmark, config) -> scorecard_pb2.Scorecard:
         s for _, outcome in ctx.outcomes for s in outcome.samples))))
     card.verification.CopyFrom(gate.assess(card, ev.facts, config.common,
                                            benchmark.sample_noun))
-    card.notes.extend(ev.notes + _pass_notes(ctx.outcomes, benchmark.sample_noun))
+    card.notes.extend(ev.notes + _pass_notes(ctx.outcomes, benchmark.sample_noun)
+                      + computed_values.notes(s for _, o in ctx.outcomes for s in o.samples))
     card.provenance.CopyFrom(provenance.capture(ev.inputs))
     card.provenance.checkpoints.extend(ev.checkpoints)
     out = ctx.outputs

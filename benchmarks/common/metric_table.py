@@ -181,7 +181,8 @@ class MetricTable:
 
 
 class ValueChecks:
-    """An importer's per-row value checks against a table, and the notes they leave.
+    """An importer's per-row value checks against a table, and the notes they leave (the
+    engine holds a runner's computed values to the same rule: computed_values.screen).
 
     `check(where, metric_id, value)` is None when the value may enter the mean (a nominal
     warning, if any, is recorded and the value kept), else the reason, recorded, which

@@ -18,7 +18,9 @@ killed process) is given to another actor, alone; a death while it ran alone cou
 and after --max_sample_retries+1 of those it is recorded as an error row naming the
 deaths. (Every sample on a dying actor dies with it, and any of them may be the cause:
 each is retried alone, so a sample that kills its worker never uses up its neighbours'
-retries.) A sample is never stored twice.
+retries.) A sample is never stored twice. A full disk on an actor (sample_loop.evaluate_one
+raises errors.DiskFull) stops the run as locally: the driver raises it (exit 2), keeping
+what was stored.
 
 `ray` is imported only here, and only when --executor=ray asks for it: a local run never
 imports it. With --ray_address empty Ray starts in this process (all local CPUs and
@@ -35,6 +37,7 @@ from typing import Dict, List, Optional
 
 from absl import logging
 
+from benchmarks.common import errors
 from benchmarks.common import executor as executor_lib
 from benchmarks.common import ray_worker
 from benchmarks.common import sample_loop
@@ -258,6 +261,12 @@ class _Dispatch:
             self._worker_died(index, actor, alone, e)
             return
         except self.ray.exceptions.RayError as e:  # e.g. the item did not unpickle there
+            full = errors.full_disk(getattr(e, "cause", None))  # the actor's own exception
+            if full is not None:  # the actor's disk is full: the run stops (exit 2)
+                ref = self.refs[index]
+                raise errors.DiskFull(full.errno, full.strerror, full.filename or (
+                    f"a file written on a Ray worker while scoring sample "
+                    f"{ref.split}/{ref.sample_id}")) from e
             sample = sample_loop.error_sample(
                 self.refs[index], f"internal error on a Ray worker (a worldeval bug; please "
                 f"report it): {type(e).__name__}: {e}", internal=True)

@@ -14,7 +14,10 @@ Failures stay per sample:
     every sample of the group alone, each through its families' own path, so the error
     lands on the sample it belongs to;
   - anything else raised by the stage is our bug: every sample of the group is an
-    internal-error row with the traceback (the run goes on and exits 1).
+    internal-error row with the traceback (the run goes on and exits 1);
+  - but a full disk (errors.full_disk: ENOSPC, EDQUOT), whatever wraps it, is the
+    machine's: the group's first sample raises it when scored, which stops the run
+    (sample_loop.evaluate_one: errors.DiskFull, exit 2).
 
 `shared_calls` is the helper a stage is made of: every sample's frames through one
 function in as few calls as the frames allow, the output split back per sample.
@@ -32,6 +35,7 @@ from typing import Callable, Hashable, List, Optional, Sequence
 import numpy as np
 from absl import logging
 
+from benchmarks.common import errors
 from benchmarks.common import family as family_lib
 from benchmarks.common.errors import InputError
 
@@ -170,12 +174,15 @@ def run_stage(stage: BatchStage, items: Sequence, pending: Sequence
         return list(pending)
     try:
         shared = stage.run([items[i] for i in ok], [pending[i].result() for i in ok])
-    except family_lib.EXPECTED_ERRORS as e:
-        logging.warning("--sample_batch: scoring these %d samples one at a time: %s: %s",
-                        len(ok), type(e).__name__, e)
-        return list(pending)
     except Exception as e:  # pylint: disable=broad-except  (each sample records the bug)
-        logging.error("--sample_batch stage: internal error: %s: %s", type(e).__name__, e)
+        if errors.full_disk(e) is not None:  # scoring the group's first sample stops the run
+            logging.error("--sample_batch stage: the disk is full: %s: %s", type(e).__name__, e)
+        elif isinstance(e, family_lib.EXPECTED_ERRORS):
+            logging.warning("--sample_batch: scoring these %d samples one at a time: %s: %s",
+                            len(ok), type(e).__name__, e)
+            return list(pending)
+        else:
+            logging.error("--sample_batch stage: internal error: %s: %s", type(e).__name__, e)
         shared = [e] * len(ok)
     if len(shared) != len(ok):
         shared = [RuntimeError(f"the --sample_batch stage returned {len(shared)} loaded "

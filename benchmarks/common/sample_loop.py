@@ -21,8 +21,13 @@ sample's numbers depend on: generated files, reference files, its annotation row
 
 A bug in our own code (anything but an input error) fails that sample with the traceback
 in its error field, the run goes on, and `Outcome.internal_errors` tells the runner to
-exit 1 at the end. Inputs a sample was scored on though read only in part are listed,
-each naming its file, under diagnostics "input_warnings" (`add_warning`).
+exit 1 at the end. A full disk (ENOSPC, EDQUOT: errors.full_disk) met while a sample is
+loaded or scored, e.g. a metric writing a temp file, is neither: it is the machine's, so
+the run stops there with errors.DiskFull naming the file (or, where the OSError names
+none, the sample being scored), as when the store's own write fails (app_main: exit 2);
+the samples stored before it are kept and `--resume` scores the rest. Inputs a sample
+was scored on though read only in part are listed, each naming its file, under
+diagnostics "input_warnings" (`add_warning`).
 
 Where the loop runs is the executor's choice (benchmarks/common/executor.py): locally,
 one sample scored at a time, or on Ray actors (--executor=ray), with the same store and
@@ -37,12 +42,14 @@ actor the loaded samples waiting on it (benchmarks/common/ray_worker.py).
 import collections
 import concurrent.futures
 import dataclasses
+import tempfile
 import time
 import traceback
 from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
 from absl import logging
 
+from benchmarks.common import errors
 from benchmarks.common import executor as executor_lib
 from benchmarks.common import family as family_lib
 from benchmarks.common import progress as progress_lib
@@ -106,7 +113,8 @@ def run_families(ctx, families: Sequence[family_lib.Family],
     """Runs each family on `ctx`; returns the raw columns they filled.
 
     Expected failures become the family's per-metric reasons in `sample.unavailable`;
-    a bug raises out of here (the loop records it as the sample's internal error).
+    a bug raises out of here (the loop records it as the sample's internal error), and so
+    does a full disk, as raised (the loop stops the run on it).
     """
     columns: Dict[str, Optional[float]] = {}
     for fam in families:
@@ -114,10 +122,14 @@ def run_families(ctx, families: Sequence[family_lib.Family],
         try:
             result = fam.compute(ctx)
         except family_lib.EXPECTED_ERRORS + tuple(fam.expected_errors) as e:
+            if errors.full_disk(e) is not None:
+                raise
             logging.warning("%s: %s cannot score it: %s", ctx.sample_id, fam.name, e)
             result = family_lib.FamilyResult(
                 {}, {m: f"{fam.name}: {type(e).__name__}: {e}" for m in fam.metric_ids})
         except Exception as e:  # pylint: disable=broad-except  (re-raised with context)
+            if errors.full_disk(e) is not None:
+                raise
             raise _FamilyBug(_bug_text(f"family {fam.name}", e)) from e
         sample.diagnostics[SECONDS + fam.name] = f"{time.perf_counter() - start:.4f}"
         columns.update({k: v for k, v in result.columns.items() if v is not None})
@@ -228,23 +240,44 @@ def _run_local(todo, ref, load, score, label, emit, on_sample, ahead, stored_onl
 
 
 def evaluate_one(item, ref: SampleRef, load, score, pending=None) -> scorecard_pb2.SampleScore:
-    """One sample scored (or its error row); `pending`: its load already submitted."""
+    """One sample scored (or its error row); `pending`: its load already submitted.
+
+    Raises:
+      errors.DiskFull: the disk filled up while the sample was loaded or scored.
+    """
     start = time.perf_counter()
     try:
         loaded = pending.result() if pending is not None else load(item)
         sample = score(item, loaded)
+    except errors.DiskFull:
+        raise
     except _FamilyBug as e:
+        _stop_on_full_disk(ref, e)
         logging.error("%s: %s", ref.sample_id, str(e).splitlines()[0])
         return error_sample(ref, str(e), internal=True)
     except INPUT_ERRORS as e:
+        _stop_on_full_disk(ref, e)
         logging.warning("%s failed: %s", ref.sample_id, e)
         return error_sample(ref, str(e))
     except Exception as e:  # pylint: disable=broad-except  (our bug: recorded, exit 1)
+        _stop_on_full_disk(ref, e)
         logging.error("%s: internal error: %s: %s", ref.sample_id, type(e).__name__, e)
         return error_sample(ref, _bug_text("the sample loop", e), internal=True)
     if not sample.seconds:
         sample.seconds = round(time.perf_counter() - start, 4)
     return sample
+
+
+def _stop_on_full_disk(ref: SampleRef, e: BaseException) -> None:
+    """errors.DiskFull, raised from `e`, when `e` is (or was raised from) a full disk: the
+    file it names, or else the sample whose scoring wrote it and where that may be."""
+    full = errors.full_disk(e)
+    if full is None:
+        return
+    where = full.filename or (
+        f"a file written while scoring sample {ref.split}/{ref.sample_id} (on the disk "
+        f"of --output_dir or of the temp folder {tempfile.gettempdir()})")
+    raise errors.DiskFull(full.errno, full.strerror or str(full), str(where)) from e
 
 
 def internal_errors_of(samples: Iterable[scorecard_pb2.SampleScore]) -> List[str]:

@@ -22,7 +22,9 @@ class MetricSpec:
         the scale the official per-sample file writes it (a metric with no per-sample
         file: its model-level value's scale); None on a side: unbounded there. Importers
         refuse a value outside it, and any NaN or infinity (metric_table.MetricTable.
-        check_official_value). None: any finite value.
+        check_official_value); the engine holds every value a runner computes to it
+        (computed_values.py: outside it is a worldeval bug, the value left out and the
+        sample an internal error). None: any finite value.
       nominal_range: the narrower range the official docs give, which the official
         arithmetic can still leave (e.g. a score that can go negative on repeated
         events); a value outside it but inside official_range is kept, with a warning.

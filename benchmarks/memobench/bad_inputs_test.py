@@ -7,19 +7,25 @@ equal the clean run's. Step 1 runs on the weight-free PSNR/SSIM columns (fast); 
 ground-truth and sheet defects act before any family runs, so they hold for all.
 """
 
+import os
 import pathlib
 
 import pytest
 
+from benchmarks.common import bad_import_values
 from benchmarks.common import bad_inputs
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
+from benchmarks.memobench import importer
+from benchmarks.memobench import leaderboard_fixture
+from benchmarks.memobench import metric_specs
 from benchmarks.memobench import runner
 from benchmarks.memobench.step1 import pixel
 from benchmarks.memobench.step1.prepare import Step1Settings
 from metrics.video.frames import FrameInputError
 from tools.fixtures import memobench_broken_inputs as broken
 from tools.fixtures import memobench_fixture
+from tools.testing import non_root_reads
 
 B1, B2 = ("synthetic", "Barnyard_001"), ("synthetic", "Barnyard_002")
 C1, R1 = ("synthetic", "CityPark_001"), ("real", "001")
@@ -47,6 +53,22 @@ def _renamed_clip_folder(name, clip="Barnyard_002"):
 def _clip_folder_copied_to_the_root(tree, clip="Barnyard_002"):
     folder = broken.generated(tree, clip)
     folder.rename(folder.parent.parent / f"{clip} copy")
+
+
+def _real_clip_also_as_an_unpadded_video(tree, clip="001"):
+    """Real/1.mp4 beside Real/001/: run_eval.py evaluates both as clip 001."""
+    folder = broken.generated(tree, clip)
+    (folder.parent / f"{int(clip)}.mp4").write_bytes(broken._mjpeg_avi(broken._frames_of(
+        tree, clip)[1:]))
+
+
+def _synthetic_clip_also_as_a_respelt_video(tree, clip="Barnyard_002"):
+    """Synthetic/Barnyard_2.mp4 beside Barnyard/Barnyard_002/: run_eval.py reads only
+    the sheet's spelling (the folder)."""
+    scene, number = clip.rsplit("_", 1)
+    root = broken.generated(tree, clip).parent.parent
+    (root / f"{scene}_{int(number)}.mp4").write_bytes(broken._mjpeg_avi(broken._frames_of(
+        tree, clip)[::-1]))
 
 
 def _invoke(tree: pathlib.Path, out: pathlib.Path, resume: bool) -> bad_inputs.Run:
@@ -131,6 +153,15 @@ DEFECTS = [
     # Several sources in one clip folder: video.mp4 is scored (as before); the others named.
     D("several_sources_in_a_clip_folder", _several_sources, (B2,), where="warning",
       fragments=("Barnyard_002: read video.mp4", "not read: frames/, Barnyard_002.mp4")),
+    # Two sources of one clip: one clip, never two of the same id. Which one run_eval.py
+    # reads cannot be told (it evaluates both): the clip's error names both; it can (the
+    # sheet's spelling): that one is read and the other named.
+    D("real_clip_as_a_video_and_a_folder", _real_clip_also_as_an_unpadded_video, (R1,),
+      fragments=("Real/1.mp4", "Real/001", "one source of generated clip 001",
+                 "cannot be told")),
+    D("synthetic_clip_spelt_two_ways", _synthetic_clip_also_as_a_respelt_video, (B2,),
+      where="warning", fragments=("Synthetic/Barnyard_2.mp4",
+                                  "another source of clip Barnyard_002, not read")),
     # Folders not taken as clips: Barnyard_002 is then absent, and a note names the folder
     # (test_folders_not_taken_as_clips_are_named).
     D("dash_clip_folder", _renamed_clip_folder("-Barnyard_002"), (), absent=(B2,)),
@@ -141,7 +172,8 @@ DEFECTS = [
     D("resume_changed_sheet_row", broken.shift_sheet_row, (C1,), resume=True),
     D("resume_changed_generated_frame", broken.change_generated_frame, (B2,), resume=True),
     D("resume_moved_data_root", lambda tree: None, None, resume=True, moved=True),
-]
+] + bad_inputs.computed_value_defects(  # the runner's own SSIM of Barnyard_001
+    B1, "GT_ALL_SSIM", metric_specs.BY_ID["GT_ALL_SSIM"].official_range)
 
 
 @pytest.fixture(scope="module")
@@ -152,9 +184,19 @@ def harness(tmp_path_factory):
     return bad_inputs.Harness(suite, tmp_path_factory.mktemp("bad_inputs"))
 
 
+# chmod 000 damage: root reads through it, so as root these run with reads_as_non_root.
+PERMISSION_DEFECTS = ("unreadable_frames_folder", "unreadable_frame_file",
+                      "unreadable_scene_folder")
+
+
 @pytest.mark.parametrize("name", [d.name for d in DEFECTS])
 def test_defect(harness, name):
     defect = harness.defect(name)
+    if name in PERMISSION_DEFECTS and os.geteuid() == 0:  # CI runs as root
+        with non_root_reads.reads_as_non_root() as refused:
+            harness.check(defect)
+        assert refused, f"{name}: nothing was refused: the damage was not reached"
+        return
     reason = defect.skip_if()
     if reason:
         pytest.skip(reason)
@@ -218,3 +260,30 @@ def test_a_root_of_folders_not_taken_as_clips_is_refused_naming_them(tmp_path):
         runner.run(config)
     assert "not taken as clips: " + str(synthetic / "Barnyard" / "Barnyard_001 copy") in str(
         raised.value)
+
+
+# The importer on an official-shaped eval CSV (leaderboard_fixture.official_csv: as
+# run_eval.py's pandas writes it), Barnyard_001's GT_ALL_SSIM replaced by each of the
+# shared value cases. pandas writes a NaN as an empty cell, the official "no value".
+def _eval_csv(folder: pathlib.Path, value) -> None:
+    frame = leaderboard_fixture.official_csv(folder / "eval_both.csv")
+    if value is not None:
+        frame.loc[0, "GT_ALL_SSIM"] = value
+        frame.to_csv(folder / "eval_both.csv", index=False)
+
+
+IMPORT = bad_import_values.ImportSuite(
+    write=_eval_csv, load=lambda folder: importer.build_scorecard(folder / "eval_both.csv",
+                                                                  "M"),
+    metric="GT_ALL_SSIM", sample=B1, bounds=metric_specs.BY_ID["GT_ALL_SSIM"].official_range,
+    empty_nan=True)
+
+
+@pytest.fixture(scope="module")
+def import_harness(tmp_path_factory):
+    return bad_import_values.ImportHarness(IMPORT, tmp_path_factory.mktemp("import_values"))
+
+
+@pytest.mark.parametrize("name", [c.name for c in IMPORT.cases])
+def test_import_value(import_harness, name):
+    import_harness.check(import_harness.case(name))

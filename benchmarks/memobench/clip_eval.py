@@ -87,7 +87,7 @@ def ground_truth(clip: GeneratedClip, rows, data_root: pathlib.Path) -> GroundTr
 def load(clip: GeneratedClip, rows, data_root: pathlib.Path, max_side: int) -> Loaded:
     """Reads one clip's inputs; raises InputError/FrameInputError for unusable ones."""
     if clip.error:
-        raise InputError(clip.source, "a readable folder of generated clips", clip.error)
+        raise InputError(clip.source, clip.expected, clip.error)
     gt = ground_truth(clip, rows, data_root)
     warnings = list(gt.notes) + list(clip.warnings)  # + sources of the clip not read
     # MemoBench's frame rule: string order = numeric order; a gap is kept, with a warning.

@@ -12,6 +12,7 @@ from typing import Iterable
 
 import pandas as pd
 
+from benchmarks.common import sample_store
 from proto import scorecard_pb2
 
 # run_eval.py's per-clip dict, in order (after id, scene, data_type).
@@ -108,5 +109,9 @@ def composites(sample: scorecard_pb2.SampleScore) -> dict:
 
 
 def write(path: pathlib.Path, samples: Iterable[scorecard_pb2.SampleScore]) -> pathlib.Path:
-    build_frame(samples).to_csv(path, index=False)
+    """The bytes run_eval.py's `to_csv(path, index=False)` writes (pandas opens the path as
+    UTF-8 with newline=""), whole or not at all (sample_store.atomic_file: a full disk
+    leaves the file as it was and names it)."""
+    with sample_store.atomic_file(path, binary=True) as f:
+        f.write(build_frame(samples).to_csv(index=False).encode("utf-8"))
     return path

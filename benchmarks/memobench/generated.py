@@ -20,6 +20,15 @@ are named in the clip's `warnings` (its input warnings once scored). A folder or
 that is not taken as a clip (`Barnyard_001 copy`, `-Barnyard_001`: a clip name is
 {Scene}_{NNN} with the scene starting with a letter or digit; Real: {NNN}, real_{NNN})
 is named, with why, in the `skipped` list the caller passes (the runner's notes).
+
+One clip, one source. A Real {NNN}.mp4 (three digits) hides every folder of its clip,
+as run_eval.py skips them; any other pair of sources of one clip (`7.mp4` and
+`real_007/`, `007/` and `real_7/`) run_eval.py evaluates twice, as two clips of the same
+id, so which one is meant cannot be told: the clip is then an error naming them all.
+Synthetic: run_eval.py knows a clip only by its sheet name (Barnyard_001), so where one
+source has that name and the others another spelling (Barnyard_1), the first is read
+and the others are named in its warnings; two sources of the same name (a nested and a
+flat clip folder) are an error naming both.
 """
 
 import dataclasses
@@ -48,6 +57,8 @@ class GeneratedClip:
     error: str = ""
     # Other sources of the same clip that are not read (named, with the one read).
     warnings: Tuple[str, ...] = ()
+    # What the clip's input should have been, where `error` is set.
+    expected: str = "a readable folder of generated clips"
 
 
 def _has_frames(folder: pathlib.Path) -> bool:
@@ -180,7 +191,47 @@ def discover_synthetic(root: pathlib.Path,
             continue
         for path, why in passed:
             _skip(skipped, path, why)
-    return clips
+    return _one_per_clip(clips, lambda clip: _named(clip).name in (clip.clip_id,
+                                                                  clip.clip_id + ".mp4"))
+
+
+def _named(clip: GeneratedClip) -> pathlib.Path:
+    """The clip folder or flat video whose name made the clip."""
+    inside = ("video.mp4",) + _FRAME_SUBDIRS
+    return clip.source.parent if clip.source.name in inside else clip.source
+
+
+def _one_per_clip(clips: List[GeneratedClip], official_name) -> List[GeneratedClip]:
+    """`clips` with one clip per id, where the first of it stood (see the docstring).
+
+    official_name(clip): whether run_eval.py reads that source under the clip's id.
+    """
+    by_id = {}
+    for clip in clips:
+        by_id.setdefault(clip.clip_id, []).append(clip)
+    out = []
+    for clip in clips:
+        same = by_id.pop(clip.clip_id, None)
+        if same is None:
+            continue  # a later source of a clip already placed
+        if len(same) == 1:
+            out.append(clip)
+            continue
+        read = [c for c in same if official_name(c)]
+        names = ", ".join(str(_named(c)) for c in same)
+        if len(read) == 1:
+            others = ", ".join(str(_named(c)) for c in same if c is not read[0])
+            out.append(dataclasses.replace(read[0], warnings=read[0].warnings + (
+                f"{others}: another source of clip {clip.clip_id}, not read (run_eval.py "
+                f"knows the clip only as {_named(read[0]).name})",)))
+            continue
+        out.append(dataclasses.replace(
+            clip, warnings=(), expected=(
+                f"one source of generated clip {clip.clip_id} (run_eval.py would evaluate "
+                f"each of these as its own clip {clip.clip_id}, so which one is meant "
+                "cannot be told: keep one)"),
+            error=f"{len(same)}: {names}"))
+    return out
 
 
 def discover_real(root: pathlib.Path, skipped: Optional[List[str]] = None
@@ -192,10 +243,12 @@ def discover_real(root: pathlib.Path, skipped: Optional[List[str]] = None
     listing = _listing(root)
     for top in listing:
         if top.is_file() and top.suffix == ".mp4" and top.stem.isdigit():
-            shadowed = [d for d in listing if d.is_dir() and _REAL_RE.match(d.name)
-                        and top.stem in (_REAL_RE.match(d.name).group(1),
-                                         _REAL_RE.match(d.name).group(1).zfill(3))]
-            clips.append(GeneratedClip(top.stem.zfill(3), REAL, REAL, top, "{NNN}.mp4",
+            cid = top.stem.zfill(3)
+            # run_eval.py skips a clip folder when {NNN}.mp4 (its zfill(3) id) exists.
+            shadowed = [d for d in listing if cid == top.stem and d.is_dir()
+                        and _REAL_RE.match(d.name)
+                        and _REAL_RE.match(d.name).group(1).zfill(3) == cid]
+            clips.append(GeneratedClip(cid, REAL, REAL, top, "{NNN}.mp4",
                                        warnings=tuple(_flat_wins(d, top) for d in shadowed)))
             continue
         m = _REAL_RE.match(top.name)
@@ -208,13 +261,13 @@ def discover_real(root: pathlib.Path, skipped: Optional[List[str]] = None
                       "clip's ({NNN}.mp4)")
             continue
         cid = m.group(1).zfill(3)
-        if (root / (cid + ".mp4")).exists() or (root / (m.group(1) + ".mp4")).exists():
+        if (root / (cid + ".mp4")).exists():
             continue  # the flat video wins, as upstream (its clip's warning names this)
         found = _clip_source(top, "{NNN}")
         source, layout = found or (top / "frames", "{NNN}")
         clips.append(GeneratedClip(cid, REAL, REAL, source, layout,
                                    warnings=_others(top, source) if found else ()))
-    return clips
+    return _one_per_clip(clips, lambda clip: False)
 
 
 _LAYOUT = {SYNTHETIC: "output/<model>/Synthetic with {Scene}/{Scene}_{NNN}/frames/*.png",

@@ -151,7 +151,70 @@ def test_sources_not_read_are_named_in_the_clips_warnings(tmp_path):
     [flat] = clips["Havana_001"].warnings
     assert flat.startswith(f"{root / 'Havana_001'}: a folder of the same clip as Havana_001.mp4")
     real = tmp_path / "Real"
-    _touch(real / "7.mp4")
+    _touch(real / "007.mp4")  # {NNN}.mp4, zfill(3): run_eval.py skips the clip's folders
     _touch(real / "real_7" / "0001.png")
+    _touch(real / "7" / "frames" / "0001.png")
     [clip7] = generated.discover_real(real)
-    assert clip7.source == real / "7.mp4" and "real_7: a folder" in clip7.warnings[0]
+    assert clip7.source == real / "007.mp4" and not clip7.error
+    assert [w.split(": ", 1)[0] for w in clip7.warnings] == [str(real / "7"),
+                                                             str(real / "real_7")]
+    assert all("a folder of the same clip as 007.mp4, not read" in w for w in clip7.warnings)
+
+
+_AMBIGUOUS = ("one source of generated clip 007 (run_eval.py would evaluate each of these "
+              "as its own clip 007, so which one is meant cannot be told: keep one)")
+
+
+@pytest.mark.parametrize("names", [
+    ("7.mp4", "real_007/0001.png"),          # the case found: two clips named 007
+    ("7.mp4", "real_7/0001.png"),            # 7.mp4 is not 007.mp4: run_eval.py reads both
+    ("7.mp4", "007/frames/0001.png"),
+    ("007/frames/0001.png", "real_7/0001.png"),
+    ("7.mp4", "007.mp4"),
+])
+def test_two_real_sources_of_one_clip_are_one_clip_in_error(tmp_path, names):
+    """run_eval.py evaluates each as a clip 007 of its own: not determinable, so the one
+    clip 007 is an error naming both (no second clip of the same id)."""
+    real = tmp_path / "Real"
+    _touch(real / "001" / "frames" / "00001.png")
+    for name in names:
+        _touch(real / name)
+    clips = generated.discover_real(real)
+    assert sorted(c.clip_id for c in clips) == ["001", "007"]
+    [clip] = [c for c in clips if c.clip_id == "007"]
+    paths = sorted(str(real / name.split("/")[0]) for name in names)
+    assert clip.expected == _AMBIGUOUS and clip.warnings == ()
+    assert clip.error == "2: " + ", ".join(paths)
+    assert not [c for c in clips if c.clip_id == "001"][0].error
+
+
+def test_a_synthetic_clip_spelt_two_ways_reads_the_sheet_spelling(tmp_path):
+    """run_eval.py matches a clip by its sheet name (Barnyard_002); Barnyard_2.mp4 it
+    never evaluates: read the folder, and name the other in a warning."""
+    root = tmp_path / "Synthetic"
+    _touch(root / "Barnyard" / "Barnyard_002" / "frames" / "00000.png")
+    _touch(root / "Barnyard_2.mp4")
+    _touch(root / "CityPark_01" / "frames" / "00000.png")
+    _touch(root / "CityPark" / "CityPark_1" / "frames" / "00000.png")
+    clips = {c.clip_id: c for c in generated.discover_synthetic(root)}
+    assert sorted(clips) == ["Barnyard_002", "CityPark_001"]
+    barnyard = clips["Barnyard_002"]
+    assert barnyard.source == root / "Barnyard" / "Barnyard_002" / "frames"
+    assert not barnyard.error
+    assert barnyard.warnings == (
+        f"{root / 'Barnyard_2.mp4'}: another source of clip Barnyard_002, not read "
+        "(run_eval.py knows the clip only as Barnyard_002)",)
+    # Neither spelling is the sheet's: which one is meant cannot be told.
+    assert clips["CityPark_001"].error == "2: " + ", ".join(
+        sorted([str(root / "CityPark" / "CityPark_1"), str(root / "CityPark_01")]))
+
+
+def test_a_nested_and_a_flat_folder_of_one_synthetic_clip_are_an_error(tmp_path):
+    root = tmp_path / "Synthetic"
+    _touch(root / "Barnyard" / "Barnyard_002" / "frames" / "00000.png")
+    _touch(root / "Barnyard_002" / "frames" / "00000.png")
+    [clip] = generated.discover_synthetic(root)
+    assert clip.clip_id == "Barnyard_002"
+    assert clip.expected.startswith("one source of generated clip Barnyard_002")
+    assert clip.error == "2: " + ", ".join(
+        sorted([str(root / "Barnyard" / "Barnyard_002"), str(root / "Barnyard_002")]))

@@ -21,6 +21,7 @@ from typing import Dict, Optional
 
 import pandas as pd
 
+from benchmarks.common import sample_store
 from benchmarks.common.errors import InputError
 from benchmarks.memobench import leaderboard_files as files_lib
 
@@ -85,8 +86,11 @@ def build_table(models: Dict[str, files_lib.ModelResults]) -> pd.DataFrame:
 
 
 def write_csv(df: pd.DataFrame, path: pathlib.Path) -> pathlib.Path:
-    """leaderboard.py --output: `to_csv(index=False, float_format="%.4f")`."""
-    df.to_csv(path, index=False, float_format=FLOAT_FORMAT)
+    """leaderboard.py --output: the bytes `to_csv(path, index=False, float_format="%.4f")`
+    writes (pandas opens the path as UTF-8 with newline=""), whole or not at all
+    (sample_store.atomic_file: a full disk leaves the file as it was and names it)."""
+    with sample_store.atomic_file(path, binary=True) as f:
+        f.write(df.to_csv(index=False, float_format=FLOAT_FORMAT).encode("utf-8"))
     return path
 
 

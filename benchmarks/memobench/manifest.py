@@ -26,10 +26,18 @@ def build(benchmark_id: str, model_name: str, clips, samples_by_key) -> manifest
         art = out.artifacts.add(
             sample_id=clip.clip_id, split=clip.split, path=str(clip.source), layout=clip.layout,
             kind=manifest_pb2.FRAME_DIRECTORY if clip.source.is_dir() else manifest_pb2.VIDEO_FILE)
-        if clip.source.exists():
-            files = list(clip.source.iterdir()) if clip.source.is_dir() else [clip.source]
-            art.size_bytes = sum(f.stat().st_size for f in files if f.is_file())
+        unreadable = ""
+        try:
+            if clip.source.exists():
+                files = list(clip.source.iterdir()) if clip.source.is_dir() else [clip.source]
+                art.size_bytes = sum(f.stat().st_size for f in files if f.is_file())
+        except OSError as e:  # an unreadable folder: listed with size 0 and why
+            art.size_bytes = 0
+            unreadable = f"{clip.source}: cannot be read ({e.strerror or e})"
         sample = samples_by_key.get((clip.split, clip.clip_id))
+        if unreadable and (sample is None or not sample.error):
+            art.error = unreadable
+            continue
         if sample is None:
             continue
         if sample.error:

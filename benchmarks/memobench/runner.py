@@ -231,11 +231,14 @@ def _evaluate(ctx: engine.Context, config: MemobenchConfig) -> engine.Evaluation
     notes.append("coverage by step: " + "; ".join(
         verification.describe_step(step, evaluated[step.name], ())
         for step in verification.STEPS))
-    unpinned = sorted({f"{c.id} ({c.metric_id})" for c in checkpoints
-                       if not c.pinned_digest_matched})
+    unpinned = sorted({f"{c.id} ({c.metric_id}"
+                       + (f"; unchanged since its lock {c.lock_file})" if c.pin == "lock"
+                          else "; no lock)")
+                       for c in checkpoints if not c.pinned_digest_matched})
     if unpinned:
-        notes.append("loaded without a pinned digest to compare (sha256 recorded, but "
-                     "nothing shows these are the official weights): " + ", ".join(unpinned))
+        notes.append("loaded without a pinned digest to compare (sha256 recorded; a lock "
+                     "shows a file did not change here, not that it holds the official "
+                     "weights): " + ", ".join(unpinned))
     return engine.Evaluation(
         metrics=metrics, samples=samples,
         coverage_samples=step_samples[0] if STEP1 in steps and step1_ids else samples,

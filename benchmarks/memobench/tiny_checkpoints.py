@@ -65,10 +65,11 @@ def image_reward_score(frames, prompt: str, model) -> float:
 
 @contextlib.contextmanager
 def pins_cleared():
-    """RAFT, AlexNet, RN50, DINOv2, Depth Anything and ImageReward's three files are
-    sha256-pinned; random weights need the pins off."""
+    """RAFT, AlexNet, LPIPS's lin layers, RN50, DINOv2, Depth Anything and ImageReward's
+    three files are sha256-pinned; random weights need the pins off."""
     mp = pytest.MonkeyPatch()
-    for module, name in ((raft, "RAFT_LARGE"), (lpips, "ALEXNET_SPEC"), (clipiqa, "CLIP_RN50"),
+    for module, name in ((raft, "RAFT_LARGE"), (lpips, "ALEXNET_SPEC"),
+                         (lpips, "LPIPS_ALEX_SPEC"), (clipiqa, "CLIP_RN50"),
                          (dinov2_backbone, "DINOV2_BASE"),
                          (depth_anything, "DEPTH_ANYTHING_V2_SMALL"),
                          (reward_model, "IMAGE_REWARD"), (reward_model, "MED_CONFIG"),

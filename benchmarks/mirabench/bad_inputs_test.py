@@ -15,10 +15,13 @@ import shutil
 import pandas as pd
 import pytest
 
+from benchmarks.common import bad_import_values
 from benchmarks.common import bad_inputs
 from benchmarks.common import engine
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
+from benchmarks.mirabench import importer
+from benchmarks.mirabench import metric_specs
 from benchmarks.mirabench import runner
 from metrics.video.frames import FrameInputError
 from tools.fixtures import mirabench_clips
@@ -105,7 +108,8 @@ DEFECTS = [
     D("resume_changed_video", lambda tree: mirabench_clips.fixture_io.write_mp4(
         tree / GENERATED / "2.mp4", mirabench_clips.parallax_clip(15, 7, 72, 128),
         mirabench_clips.FPS), (_key("2"),), resume=True),
-]
+] + bad_inputs.computed_value_defects(  # the runner's own mean error of video 2
+    _key("2"), METRICS[0], metric_specs.BY_ID[METRICS[0]].official_range)
 
 
 @pytest.fixture(scope="module")
@@ -165,3 +169,43 @@ def test_the_harness_can_fail(harness):
     wrong = D("wrong_expectation", _add_rows("abc"), (_key("1"),), fragments=("abc",))
     with pytest.raises(AssertionError):
         harness.check(wrong)
+
+
+# The importer on video_score.csv and average_score.csv as calculate_score.py writes them
+# (a pandas frame, to_csv; DataFrame.mean(), json.dump), video 2's
+# temporal_dino_consistency replaced by each of the shared value cases. pandas writes a
+# NaN as an empty cell, the official code's "no value".
+DINO = "temporal_dino_consistency"
+ROWS = ((1, [0.91, 3.5]), (2, [0.95, 2.0]), (3, [0.90, 2.5]))
+
+
+def _official_files(folder: pathlib.Path, value) -> None:
+    frame = pd.DataFrame(columns=["video_id", DINO, "dynamic_degree"])
+    for idx, values in ROWS:
+        frame.loc[len(frame.index)] = [idx] + ([value] + values[1:]
+                                               if idx == 2 and value is not None else values)
+    frame.to_csv(folder / "video_score.csv", index=False)
+    means = frame.mean().to_dict()
+    means.pop("video_id")
+    (folder / "average_score.csv").write_text(json.dumps(means, indent=4))
+
+
+def _imported(folder: pathlib.Path):
+    imported = importer.import_files(folder / "average_score.csv",
+                                     folder / "video_score.csv", "m")
+    return imported.card, imported.samples
+
+
+IMPORT = bad_import_values.ImportSuite(
+    write=_official_files, load=_imported, metric=DINO, sample=_key("2"),
+    bounds=metric_specs.BY_ID[DINO].official_range, empty_nan=True)
+
+
+@pytest.fixture(scope="module")
+def import_harness(tmp_path_factory):
+    return bad_import_values.ImportHarness(IMPORT, tmp_path_factory.mktemp("import_values"))
+
+
+@pytest.mark.parametrize("name", [c.name for c in IMPORT.cases])
+def test_import_value(import_harness, name):
+    import_harness.check(import_harness.case(name))

@@ -85,18 +85,17 @@ def test_resize_is_opencv_default(clip):
     assert cv2.resize(clip[0], consistency_3d.SIZE).shape == (720, 1280, 3)
 
 
-def test_calibration_table_seed_0_is_the_first_official_call():
-    """Ours with seed 0 equals the committed official first call on pair 0-10 (and our
-    code still gives the committed value)."""
+def test_seed_0_recomputed_is_the_first_official_call():
+    """Ours with seed 0, recomputed now, equals the committed official first call on pair
+    0-10 (all five values). The table's `ours_seeded` rows are a record of the producing
+    run: no test reads them (//tools/calibration:no_stored_ours_test)."""
     import csv  # pylint: disable=import-outside-toplevel
     import pathlib  # pylint: disable=import-outside-toplevel
     table = pathlib.Path(__file__).parent / "calibration" / "consistency_3d_official.csv"
     with open(table, encoding="utf-8") as f:
-        rows = [r for r in csv.DictReader(f) if r["pair"] == "0-10" and r["call"] == "0"]
-    official = next(r for r in rows if r["implementation"] == "official")
-    ours_then = next(r for r in rows if r["implementation"] == "ours_seeded")
+        official = next(r for r in csv.DictReader(f) if r["pair"] == "0-10"
+                        and r["implementation"] == "official" and r["call"] == "0")
     fields = ("num_pts", "num_inliers_F", "keep_ratio", "mean_err", "rmse")
-    assert [official[k] for k in fields] == [ours_then[k] for k in fields]
     frames = mirabench_clips.parallax_clip(61, 0)
     now = consistency_3d.pair_values(frames[0], frames[10], seed=0)
     for key, column in zip(fields, consistency_3d.COLUMNS):

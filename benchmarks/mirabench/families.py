@@ -12,6 +12,7 @@ Set-level families (fid/kid, fvd/kvd) are in set_metrics.py.
 
 from typing import Dict, List
 
+from benchmarks.common import calibration
 from benchmarks.common import family as family_lib
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common import trust
@@ -112,12 +113,11 @@ def _specs() -> List[family_lib.Wiring]:
         _wiring("viclip", ids("viclip"), mf.prepare_viclip, mf.model_backend(
             "viclip_internvid_10m_flt", "metrics/viclip/model.py (own ViCLIP-L/14 module, "
             "official keys, strict load) + metrics/viclip/tokenizer.py (transformers "
-            "CLIPTokenizer over bpe_simple_vocab_16e6.txt.gz)", "Scratch run: full-size "
-            "official ViCLIP modules (Miradata 7ad0579) on random weights, loaded through our "
-            "loader (metrics/viclip/testdata/viclip_parity.json)",
+            "CLIPTokenizer over bpe_simple_vocab_16e6.txt.gz, ftfy clean-up)", "",
             "8 middle frames of the runner's OpenCV decode (official: decord; same pixels, "
-            "metrics/viclip/testdata/decord_decode.json), tensor bicubic resize without "
-            "antialias, 32-token context; no ftfy text repair")),
+            "checked live by //tools/calibration:decode_parity_test), tensor bicubic resize "
+            "without antialias, 32-token context",
+            parity=calibration.parity("viclip_internvid_10m_flt"))),
     ]
 
 

@@ -29,9 +29,13 @@ _TINY_CHECKED = ("the full-size official architecture loading the official file 
                  "run on the real weights here, no parity row. ")
 
 
-def model_backend(name, implementation, checked, note) -> scorecard_pb2.Backend:
-    return scorecard_pb2.Backend(name=name, official=True, implementation=implementation,
-                                 note=note, parity=trust.not_verified(_TINY_CHECKED + checked))
+def model_backend(name, implementation, checked, note,
+                  parity=None) -> scorecard_pb2.Backend:
+    """An official-model backend; its parity is `parity` (from the calibration table) when
+    given, else not verified, saying what `checked` instead."""
+    return scorecard_pb2.Backend(
+        name=name, official=True, implementation=implementation, note=note,
+        parity=parity if parity is not None else trust.not_verified(_TINY_CHECKED + checked))
 
 
 def _resolve_all(config, specs, metric_id):

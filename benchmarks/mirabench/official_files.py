@@ -16,6 +16,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import pandas as pd
 
+from benchmarks.common import sample_store
 from benchmarks.mirabench import metric_specs
 
 VIDEO_ID = "video_id"
@@ -40,8 +41,12 @@ def video_frame(rows: Sequence[Tuple[str, Dict[str, Optional[float]]]],
 
 
 def write_video_score(out_dir: pathlib.Path, frame: pd.DataFrame) -> pathlib.Path:
+    """video_score.csv: the bytes `frame.to_csv(path, index=False)` writes (pandas opens
+    the path as UTF-8 with newline=""), whole or not at all (sample_store.atomic_file:
+    a full disk leaves the file as it was and names it)."""
     path = out_dir / metric_specs.VIDEO_SCORE_CSV
-    frame.to_csv(path, index=False)
+    with sample_store.atomic_file(path, binary=True) as f:
+        f.write(frame.to_csv(index=False).encode("utf-8"))
     return path
 
 
@@ -57,8 +62,11 @@ def averages(frame: pd.DataFrame, set_values: Dict[str, float]) -> dict:
 
 
 def write_average_score(out_dir: pathlib.Path, values: dict) -> pathlib.Path:
+    """average_score.csv as the official `open(path, "w")` + json.dump(indent=4) writes
+    it (no newline at the end; json.dump writes ASCII, so UTF-8 is the official default
+    encoding's bytes), whole or not at all (sample_store.atomic_file)."""
     path = out_dir / metric_specs.AVERAGE_SCORE_CSV
-    with open(path, "w") as f:  # the official open(), default encoding, no newline at end
+    with sample_store.atomic_file(path) as f:
         json.dump(values, f, indent=4)
     return path
 

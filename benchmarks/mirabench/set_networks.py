@@ -8,6 +8,8 @@ in a local run, shipped unbuilt to Ray actors), or the reason it cannot run.
 import dataclasses
 from typing import Callable, Optional, Tuple
 
+import numpy as np
+
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import model_recipe
 from benchmarks.common import trust
@@ -86,7 +88,14 @@ def prepare_i3d(config, net: Network) -> None:
         net.reason = f"I3D unavailable: {e}"
         return
     net.backend.digest_pinned = bool(ckpts.I3D_400.sha256)  # no published digest yet
-    net.embed = lambda frames: fvd_logits.compute(frames, model.get())[None]
+    net.embed = lambda frames: i3d_embedding(frames, model.get(), fvd_logits.compute)
+
+
+def i3d_embedding(frames_bgr, model, compute) -> np.ndarray:
+    """The (1, 400) I3D logits of a clip decoded as BGR (the runner's frames): `compute`
+    (fvd_logits.compute) takes RGB, as the official VideoDataset reads frames
+    (PIL .convert("RGB"))."""
+    return compute(np.ascontiguousarray(frames_bgr[..., ::-1]), model)[None]
 
 
 def prepare_inception(config, net: Network) -> None:

@@ -58,7 +58,8 @@ def test_the_viclip_family_scores_each_caption_on_one_video(viclip_dir, tmp_path
     bpe = viclip_dir / ckpts.CLIP_BPE.name / ckpts.CLIP_BPE.filename
     assert {(r.metric_id, r.path) for r in prepared.checkpoints()} == {
         ("camera_alignment", str(weights)), ("camera_alignment", str(bpe))}
-    assert not prepared.backend_of("style_alignment").parity.verified
+    parity = prepared.backend_of("style_alignment").parity
+    assert parity.verified and "viclip_internvid_10m_flt" in parity.evidence
     rgb = _frames(11, (30, 44, 3), seed=2)
     scorer = text_video_alignment.ViClipScorer(
         loader.load_viclip(weights, "cpu", tiny_checkpoint.TINY),

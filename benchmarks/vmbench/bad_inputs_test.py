@@ -13,12 +13,16 @@ import re
 
 import pytest
 
+from benchmarks.common import bad_import_values
 from benchmarks.common import bad_inputs
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
+from benchmarks.vmbench import importer
+from benchmarks.vmbench import metric_specs
 from benchmarks.vmbench import runner
 from benchmarks.vmbench import verification
 from tools.fixtures import vmbench_clips
+from tools.fixtures import vmbench_results
 
 V1, V2, V3 = ("", "0001"), ("", "0002"), ("", "0003")
 STEPS = {"0001": 3, "0002": 1, "0003": 2}
@@ -68,14 +72,23 @@ _FRAME_START = b"\x00\x00\x01\xb6"
 
 def _damaged_mid_stream(tree):
     """2000 bytes overwritten from frame 4's start on, inside the frame data (the index at
-    the end is intact): OpenCV decodes frames 0-3 and stops, with no error of its own.
-    (Damage that the decoder conceals, every frame still decoding, is not caught: OpenCV
-    reports no decode error, so no frame count can show it.)"""
+    the end is intact): OpenCV decodes frames 0-3 and stops, with no error of its own."""
     path = _video(tree, "0002")
     data = bytearray(path.read_bytes())
     start = [m.start() for m in re.finditer(re.escape(_FRAME_START), bytes(data))][4]
     assert start + 2000 < data.find(b"moov"), "the damage must stay in the frame data"
     data[start:start + 2000] = bytes(range(256)) * 7 + bytes(208)
+    path.write_bytes(bytes(data))
+
+
+def _concealed_mid_stream(tree):
+    """200 bytes overwritten inside frame 4's data: OpenCV still decodes all 9 frames
+    (the decoder conceals the damaged macroblocks), FFmpeg's decoder logs "ac-tex
+    damaged". The video is scored on OpenCV's frames, with a warning."""
+    path = _video(tree, "0002")
+    data = bytearray(path.read_bytes())
+    start = [m.start() for m in re.finditer(re.escape(_FRAME_START), bytes(data))][4] + 40
+    data[start:start + 200] = bytes((i * 37 + 11) % 256 for i in range(200))
     path.write_bytes(bytes(data))
 
 
@@ -112,6 +125,8 @@ DEFECTS = [
     D("truncated_video", _truncate, (V2,), fragments=("0002.mp4",)),
     D("damaged_mid_stream", _damaged_mid_stream, (V2,),
       fragments=("0002.mp4", "the 9 frames its container declares", "only 4 decodable")),
+    D("concealed_mid_stream", _concealed_mid_stream, (V2,), where="warning",
+      fragments=("0002.mp4", "ffmpeg's decoder reports", "OpenCV conceals")),
     D("dangling_symlink", _dangling_link, (V2,),
       fragments=("0002.mp4", "a link to nothing (no-such-video.mp4)")),
     D("symlink_loop", _link_loop, (V2,), fragments=("0002.mp4", "a symlink loop")),
@@ -124,7 +139,8 @@ DEFECTS = [
       fragments=("prompts.json", "each index once", "index 0001")),
     D("resume_changed_video", _other_motion, (V2,), resume=True),
     D("resume_moved_tree", lambda tree: None, (), resume=True, moved=True),
-]
+] + bad_inputs.computed_value_defects(  # the runner's own PAS of 0001: NaN, then below 0
+    V1, vmbench_results.PAS, metric_specs.BY_ID[vmbench_results.PAS].official_range)
 
 
 @pytest.fixture(scope="module")
@@ -175,6 +191,36 @@ def test_an_unreadable_video_another_shard_scores_is_in_this_shards_manifest(tmp
             assert bad["error"].endswith("expected a readable <index>.mp4 video file, found "
                                          "a link to nothing (no-such-video.mp4)"), bad
     assert seen_elsewhere == 2
+
+
+# The importer on results.json (all 1,050 videos) with video 0002's OIS replaced by each
+# of the shared value cases, dumped as the official scripts dump it (NaN, Infinity bare).
+IMPORT = bad_import_values.ImportSuite(
+    write=lambda folder, value: _results_json(folder, value),
+    load=lambda folder: _imported(importer.build("m", folder / "results.json")),
+    metric=vmbench_results.OIS, sample=V2,
+    bounds=metric_specs.BY_ID[vmbench_results.OIS].official_range)
+
+
+def _results_json(folder: pathlib.Path, value) -> None:
+    entries = vmbench_results.full()
+    if value is not None:
+        entries[1][vmbench_results.OIS] = value
+    (folder / "results.json").write_text(json.dumps(entries, indent=2))
+
+
+def _imported(imported):
+    return imported.card, imported.samples
+
+
+@pytest.fixture(scope="module")
+def import_harness(tmp_path_factory):
+    return bad_import_values.ImportHarness(IMPORT, tmp_path_factory.mktemp("import_values"))
+
+
+@pytest.mark.parametrize("name", [c.name for c in IMPORT.cases])
+def test_import_value(import_harness, name):
+    import_harness.check(import_harness.case(name))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ import io
 import statistics
 from typing import Dict, Iterable, List, Mapping, Optional, Union
 
+from benchmarks.common import sample_store
+
 PAS = "perceptible_amplitude_score"
 OIS = "object_integrity_score"
 TCS = "temporal_coherence_score"
@@ -85,8 +87,10 @@ def scores_csv_text(agg: Aggregate) -> str:
 
 
 def write_scores_csv(path, agg: Aggregate) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        f.write(scores_csv_text(agg))
+    """scores.csv, whole or not at all (sample_store.atomic_file: a full disk leaves the
+    file as it was and names it); the text's UTF-8 bytes, its CRLF rows untranslated."""
+    with sample_store.atomic_file(path, binary=True) as f:
+        f.write(scores_csv_text(agg).encode("utf-8"))
 
 
 def parse_scores_csv(text: str, path) -> Dict[str, float]:

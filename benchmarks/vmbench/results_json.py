@@ -13,6 +13,7 @@ import os
 import pathlib
 from typing import Dict, List, Mapping, Sequence
 
+from benchmarks.common import sample_store
 from benchmarks.common.errors import InputError
 from benchmarks.vmbench import official_scores
 from benchmarks.vmbench import prompt_suite
@@ -69,10 +70,9 @@ def entry_for(prompt_entry: Mapping, filepath: os.PathLike,
 
 
 def write(path: pathlib.Path, entries: Sequence[Mapping]) -> pathlib.Path:
-    """results.json as the official scripts leave it (indent 2), written atomically."""
+    """results.json as the official scripts leave it (indent 2), whole or not at all
+    (sample_store.atomic_file: a full disk leaves the file as it was and names it)."""
     path = pathlib.Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
+    with sample_store.atomic_file(path) as f:
         json.dump(list(entries), f, indent=INDENT)
-    os.replace(tmp, path)
     return path

@@ -84,7 +84,10 @@ def _video():
     dicts = [{obj: (None if m is None else _npy(spec_path.parent / m))
               for obj, m in kf.items()} for kf in keyframes]
     video = cli_support.user_path(_VIDEO.value)
-    frames = frames_lib.load_frames(video)
+    # complete=True, as the VMBench runner reads a video: one that OpenCV stops decoding
+    # before the frames its container declares (cut short, damaged) is refused, not
+    # scored on fewer frames.
+    frames = frames_lib.load_frames(video, complete=True)
     capture = cv2.VideoCapture(str(video))
     fps = _FPS.value or capture.get(cv2.CAP_PROP_FPS)
     capture.release()

@@ -3,6 +3,7 @@
 import json
 import os
 import pathlib
+import re
 import subprocess
 
 import numpy as np
@@ -51,3 +52,26 @@ def test_bad_input_exits_2(tmp_path):
     done = _run("--tracks=/nonexistent.npy", "--visibility=/n.npy", "--fps=1.5",
                 "--width=1", "--height=1")
     assert done.returncode == 2
+
+
+# An MPEG-4 Part 2 frame (VOP) start code: write_mp4's mp4v clips have one per frame.
+_FRAME_START = b"\x00\x00\x01\xb6"
+
+
+def test_a_video_damaged_mid_stream_exits_2_naming_it(tmp_path):
+    """OpenCV stops decoding at the damage without an error of its own: the tool refuses
+    the video (as the VMBench runner does) instead of tracking fewer frames."""
+    frames, mask = vmbench_clips.square_clip(4, frames=17)
+    video = vmbench_clips.write_mp4(tmp_path / "0001.mp4", frames)
+    data = bytearray(video.read_bytes())
+    start = [m.start() for m in re.finditer(re.escape(_FRAME_START), bytes(data))][6]
+    assert start + 2000 < data.find(b"moov"), "the damage must stay in the frame data"
+    data[start:start + 2000] = bytes(range(256)) * 7 + bytes(208)
+    video.write_bytes(bytes(data))
+    np.save(tmp_path / "m.npy", mask)
+    (tmp_path / "k.json").write_text(json.dumps(
+        {"objects_count": 1, "keyframes": [{"1": "m.npy"}, {}, {}]}))
+    done = _run(f"--keyframes_json={tmp_path / 'k.json'}", f"--video={video}")
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    assert f"{video}: expected the 17 frames its container declares" in done.stderr

@@ -8,19 +8,25 @@ no instance folder is refused (exit 2) before any work, naming the flag and the 
 as MemoBench and VMBench refuse theirs; a broken instance is its own error row.
 """
 
+import json
 import pathlib
 import shutil
 
 import pytest
 
+from benchmarks.common import bad_import_values
 from benchmarks.common import bad_inputs
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
+from benchmarks.worldscore import importer
+from benchmarks.worldscore import metric_specs
 from benchmarks.worldscore import runner
+from tools.fixtures import worldscore_calibration_tree as calibration_tree
 from tools.fixtures import worldscore_sample
 
 GENERATED = "worldscore_output"
 K01 = ("static", "static/photorealistic/indoor/kitchen/k01")
+DETECTION = metric_specs.metric_id("object_control", "object_detection")
 D = bad_inputs.Defect
 
 
@@ -68,7 +74,8 @@ DEFECTS = [
     D("instance_without_image_data",
       lambda tree: (tree / GENERATED / K01[1] / "image_data.json").unlink(), (K01,),
       fragments=("k01/image_data.json", "no such file")),
-]
+] + bad_inputs.computed_value_defects(  # the runner's own object detection of k01
+    K01, DETECTION, metric_specs.BY_ID[DETECTION].official_range)
 
 
 @pytest.fixture(scope="module")
@@ -104,3 +111,39 @@ def test_the_harness_can_fail(harness):
               exit_code=2, fragments=("--data_root",))
     with pytest.raises(AssertionError):
         harness.check(wrong)
+
+
+# The importer on a worldscore_output tree of official evaluation.json files
+# (tools/fixtures/worldscore_calibration_tree.py), s02's stored object_detection
+# score_normalized (pooled as stored: data_exists rejects s02) replaced by each of the
+# shared value cases, json.dump'ed as the official code dumps it (NaN, Infinity bare).
+S02 = ("static", "static/stylized/outdoor/forest/s02")
+
+
+def _official_tree(folder: pathlib.Path, value) -> None:
+    root = calibration_tree.write(folder / GENERATED)
+    if value is not None:
+        path = root / S02[1] / "evaluation.json"
+        data = json.loads(path.read_text())
+        data["object_control"]["object_detection"]["score_normalized"] = value
+        path.write_text(json.dumps(data, indent=4))
+
+
+def _imported(folder: pathlib.Path):
+    imported = importer.from_tree(folder / GENERATED, calibration_tree.VIDEO_MODEL, False)
+    return imported.card, imported.samples
+
+
+IMPORT = bad_import_values.ImportSuite(
+    write=_official_tree, load=_imported, metric=DETECTION, sample=S02,
+    bounds=metric_specs.BY_ID[DETECTION].official_range)
+
+
+@pytest.fixture(scope="module")
+def import_harness(tmp_path_factory):
+    return bad_import_values.ImportHarness(IMPORT, tmp_path_factory.mktemp("import_values"))
+
+
+@pytest.mark.parametrize("name", [c.name for c in IMPORT.cases])
+def test_import_value(import_harness, name):
+    import_harness.check(import_harness.case(name))

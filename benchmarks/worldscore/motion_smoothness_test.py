@@ -127,6 +127,8 @@ def test_build_resolves_the_checkpoints_and_scores_dynamic_instances(tmp_path, m
     """build() through the resolver (--checkpoint_dir layout of the fetch commands), the
     tiny VFIMamba through the real loader, random LPIPS files; static instances skipped."""
     monkeypatch.setattr(lpips, "ALEXNET_SPEC", dataclasses.replace(lpips.ALEXNET_SPEC, sha256=""))
+    monkeypatch.setattr(lpips, "LPIPS_ALEX_SPEC",
+                        dataclasses.replace(lpips.LPIPS_ALEX_SPEC, sha256=""))
     ckpt = tmp_path / "ckpt"
     tiny_lpips.write_random_checkpoints(ckpt, seed=1)
     torch.manual_seed(0)

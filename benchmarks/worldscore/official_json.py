@@ -15,6 +15,7 @@ import os
 import pathlib
 from typing import Dict, List, Mapping, Tuple
 
+from benchmarks.common import sample_store
 from benchmarks.common.errors import InputError
 from benchmarks.worldscore import aspects
 from benchmarks.worldscore import normalize
@@ -123,11 +124,11 @@ def evaluation_dict(entries: Entries) -> Dict[str, Dict[str, Dict[str, object]]]
 
 
 def _dump(path: os.PathLike, data) -> pathlib.Path:
+    """`data` as json.dump(indent=4) writes it, whole or not at all (sample_store.
+    atomic_file: a full disk leaves the file as it was and names it)."""
     path = pathlib.Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
+    with sample_store.atomic_file(path) as f:
         json.dump(data, f, indent=INDENT)
-    os.replace(tmp, path)
     return path
 
 

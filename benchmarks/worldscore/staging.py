@@ -7,10 +7,13 @@ folder as the official generation helper would: frames/000.png ... (the source's
 (the entry plus num_scenes 1 and total_frames = target_frames). A run on it is a
 bounded check of the pipeline on one clip, NEVER a benchmark result: the scorecard
 carries a NOT_OFFICIAL_DATA blocker saying what was staged. An existing staged folder
-is replaced.
+is replaced. Each file is written whole or not at all (sample_store.atomic_file, not
+fsync'ed: the folder is rebuilt by every run): a full disk names the file and leaves no
+part of it.
 """
 
 import dataclasses
+import io
 import json
 import pathlib
 import shutil
@@ -18,6 +21,7 @@ from typing import Tuple
 
 from PIL import Image
 
+from benchmarks.common import sample_store
 from benchmarks.common.errors import InputError
 from benchmarks.worldscore import aspects
 from benchmarks.worldscore import dataset
@@ -49,10 +53,19 @@ def stage(source: pathlib.Path, data_root: pathlib.Path, staged_dir: pathlib.Pat
         shutil.rmtree(folder)
     (folder / layout.FRAMES).mkdir(parents=True)
     for i, bgr in enumerate(frames[:target_frames]):
-        Image.fromarray(bgr[..., ::-1]).save(folder / layout.FRAMES / f"{i:03d}.png")
-    Image.fromarray(frames[0][..., ::-1]).save(folder / layout.INPUT_IMAGE)
+        _write_png(folder / layout.FRAMES / f"{i:03d}.png", bgr)
+    _write_png(folder / layout.INPUT_IMAGE, frames[0])
     image_data = dict(entry.data, num_scenes=entry.num_scenes, total_frames=target_frames)
-    (folder / layout.IMAGE_DATA).write_text(json.dumps(image_data, indent=4))
+    with sample_store.atomic_file(folder / layout.IMAGE_DATA, fsync=False) as f:
+        f.write(json.dumps(image_data, indent=4))
     return Staged(root, (entry.key,), f"the first {target_frames} frames of {source} laid out "
                   f"as dynamic instance {entry.key} (entry 0 of "
                   f"{dataset.json_path(data_root, aspects.DYNAMIC)})")
+
+
+def _write_png(path: pathlib.Path, bgr) -> None:
+    """The PNG bytes Image.save(path) writes, whole or not at all."""
+    png = io.BytesIO()
+    Image.fromarray(bgr[..., ::-1]).save(png, format="PNG")
+    with sample_store.atomic_file(path, binary=True, fsync=False) as f:
+        f.write(png.getvalue())

@@ -43,7 +43,8 @@ ARCHITECTURES = {
 }
 # (module, attribute) of every pin a random file cannot match.
 _PINNED = ((style_consistency, "VGG19"), (clipiqa, "CLIP_RN50"), (lpips, "ALEXNET_SPEC"),
-           (object_control, "GROUNDING_DINO_SWINT_OGC"), (object_control, "BERT_BASE_UNCASED"))
+           (lpips, "LPIPS_ALEX_SPEC"), (object_control, "GROUNDING_DINO_SWINT_OGC"),
+           (object_control, "BERT_BASE_UNCASED"))
 
 
 @contextlib.contextmanager

@@ -127,7 +127,7 @@ def test_unverified_weights_are_used_and_recorded(tmp_path, env, checkpoints):
                     .hexdigest(), "source": "checkpoint_dir", "verification": "unverified"},
         "lpips_alex_v0.1": {"path": str(lin), "sha256": hashlib.sha256(lin.read_bytes())
                             .hexdigest(), "source": "checkpoint_dir",
-                            "verification": "not_pinned"},
+                            "verification": "unverified"},
     }
 
 

@@ -34,6 +34,9 @@ ALEXNET_SPEC = CheckpointSpec(
 LPIPS_ALEX_SPEC = CheckpointSpec(
     name="lpips_alex_v0.1", filename="alex.pth",
     url="https://github.com/richzhang/PerceptualSimilarity/raw/master/lpips/weights/v0.1/alex.pth",
+    # The digest of the same file as lpips==0.1.4's wheel packages it (lpips/weights/
+    # v0.1/alex.pth, built from that repository), computed from the locked wheel.
+    sha256="df73285e35b22355a2df87cdb6b70b343713b667eddbda73e1977e0c860835c0",
     license="BSD-2-Clause")
 
 CHANNELS = (64, 192, 384, 256, 256)

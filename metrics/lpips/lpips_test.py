@@ -258,3 +258,12 @@ def test_unreadable_file_names_the_file(checkpoint_dir, tmp_path):
 
 if __name__ == "__main__":
     raise SystemExit(pytest.main([__file__, "-q"]))
+
+
+def test_the_lin_pin_is_the_digest_of_the_packaged_weights():
+    """LPIPS_ALEX_SPEC's sha256 is that of the lin file lpips==0.1.4 ships (the same
+    lpips/weights/v0.1/alex.pth as the repository the spec's URL points at)."""
+    import hashlib  # pylint: disable=import-outside-toplevel
+    import pathlib  # pylint: disable=import-outside-toplevel
+    packaged = pathlib.Path(lpips_package.__file__).parent / "weights" / "v0.1" / "alex.pth"
+    assert hashlib.sha256(packaged.read_bytes()).hexdigest() == lpips.LPIPS_ALEX_SPEC.sha256

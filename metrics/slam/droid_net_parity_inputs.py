@@ -1,5 +1,6 @@
 """Deterministic full-size DroidNet weights and inputs for the parity check against the
-official network (droid_net_official_outputs.py wrote the official side)."""
+official network (the official side was run outside the repository:
+testdata/droid_net_official.json says how)."""
 
 import torch
 

@@ -28,11 +28,12 @@ same key names) with a 32-token causal context: `token_embedding`, `positional_e
 `temp` (the contrastive temperature, 1/100 init) is in the checkpoint but unused by a
 cosine; we keep it only so the state dict loads strictly.
 
-Parity: the official modules (Miradata 7ad0579 third_party/ViCLIP) at full size with random
-weights, seeded, on a fixed 8-frame clip and a fixed 32-token sequence, saved in the
-official {'model': state_dict} format and loaded through our loader: max |diff| 0.0 on the
-vision and text embeddings (|values| up to ~4), 1.5e-8 on the cosine, tokens identical
-(metrics/viclip/testdata/viclip_parity.json says how it was produced).
+Parity (upstream_parity_test.py, recomputed in CI): the official modules (Miradata 7ad0579
+third_party/ViCLIP) at the official depth, patch, frame and token counts but width 128 (2
+heads), seeded random weights saved in the official {'model': state_dict} format and read
+by our loader: our tokens, vision and text embeddings and cosines against the stored
+official outputs (testdata/viclip_upstream.json; max |diff| 0.0 when recorded). A
+full-size comparison was recorded once (testdata/viclip_parity.json), not recomputed.
 """
 
 import dataclasses

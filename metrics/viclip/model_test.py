@@ -1,12 +1,9 @@
-"""metrics.viclip: the loader's strictness, the tokens, the towers, the recorded parity.
+"""metrics.viclip: the loader's strictness, the tokens, the towers, on tiny random models.
 
-The full-size comparison with the official modules ran in a scratch folder (it needs the
-upstream code, which is not in the repository); its figures are in
-testdata/viclip_parity.json and are checked here, together with what can be checked on
-tiny random models of the official architecture saved in the official file format."""
-
-import json
-import pathlib
+Parity with the official code is upstream_parity_test.py (our side recomputed against
+stored official outputs); testdata/viclip_parity.json is an older recorded run that no
+test reads. The numpy transcription below is a second implementation written from our own
+description, a regression check, not evidence of parity."""
 
 import numpy as np
 import pytest
@@ -19,7 +16,6 @@ from metrics.viclip import numpy_reference
 from metrics.viclip import tiny_checkpoint
 from metrics.viclip import tokenizer as tokenizer_lib
 
-PARITY = pathlib.Path(__file__).parent / "testdata" / "viclip_parity.json"
 TINY = tiny_checkpoint.TINY
 
 
@@ -96,8 +92,6 @@ def test_a_long_caption_keeps_eot_last(tiny_files):
     tokenizer = tokenizer_lib.load_tokenizer(str(tiny_files[1]))
     row = tokenizer_lib.caption_tokens(tokenizer, " ".join(["cat"] * 40))
     assert len(row) == 32 and row[-1] == TINY.vocab_size - 1 and 0 not in row
-    recorded = json.loads(PARITY.read_text())["caption_tokens_official"][2]
-    assert len(recorded) == 32 and recorded[-1] == 49407 and 0 not in recorded
 
 
 def test_the_embeddings_and_the_cosine(tiny_files):
@@ -141,15 +135,6 @@ def test_frames_through_the_real_path(tiny_files):
     picked = frames[inputs.middle_frame_indices(len(frames))]
     pixels = inputs.pixel_values(picked)
     assert pixels.shape == (8, 3, 224, 224)
-
-
-def test_the_recorded_full_size_parity():
-    record = json.loads(PARITY.read_text())
-    assert record["tokens_equal"]
-    assert "7ad05795dd74acdc6b364222a9fa885a94b0c1a2" in record["official_code"]
-    for what, diff in record["max_abs_diff"].items():
-        assert diff <= 1e-6, what
-    assert np.allclose(record["cosine_official"], record["cosine_ours"], atol=1e-6)
 
 
 def test_the_towers_equal_an_independent_numpy_transcription(tiny_files):

@@ -10,10 +10,10 @@ official vocabulary file, the same table the official tokenizer builds:
   token per merge (the merge's two halves joined), then <|startoftext|> (49406) and
   <|endoftext|> (49407): 49408 ids;
 * merges: lines 1 .. 48894 of the file (line 0 is a version header).
-Text clean-up before BPE, as the official one: html.unescape twice, whitespace runs to one
-space, strip, lower case (CLIPTokenizer lower-cases and NFC-normalises). Not reproduced:
-`ftfy.fix_text` (ftfy is not in the lock), which only repairs mis-decoded text (mojibake)
-and some unicode forms; plain captions are unchanged by it.
+Text clean-up before BPE, as the official one: `ftfy.fix_text` (repairs mis-decoded text,
+mojibake, and some unicode forms; plain captions are unchanged by it), html.unescape
+twice, whitespace runs to one space, strip, lower case (CLIPTokenizer lower-cases and
+NFC-normalises).
 Context: metrics/viclip/inputs.context_tokens (32 tokens, eot kept last, zero padding).
 """
 
@@ -24,6 +24,7 @@ import os
 import re
 from typing import List
 
+import ftfy
 from transformers import CLIPTokenizer
 from transformers.convert_slow_tokenizer import bytes_to_unicode
 
@@ -63,8 +64,8 @@ def load_tokenizer(path: str) -> CLIPTokenizer:
 
 
 def clean(text: str) -> str:
-    """The official basic_clean + whitespace_clean, less ftfy (module doc)."""
-    text = html.unescape(html.unescape(text)).strip()
+    """The official basic_clean + whitespace_clean (module doc)."""
+    text = html.unescape(html.unescape(ftfy.fix_text(text))).strip()
     return re.sub(r"\s+", " ", text).strip()
 
 

@@ -1,5 +1,6 @@
 """Tests for the thread-pooled frame reading and the read-once digest in frames."""
 
+import contextlib
 import hashlib
 import os
 import pathlib
@@ -11,6 +12,7 @@ import pytest
 from metrics.video import frames
 from metrics.video.frames import FrameInputError
 from metrics.video.resize import resize_max_side
+from tools.testing import non_root_reads
 
 
 def _textured(rng, shape):
@@ -123,12 +125,14 @@ def test_mixed_sizes_name_the_file(tmp_path, workers):
 
 
 def test_unreadable_file_is_named(tmp_path):
-    if os.geteuid() == 0:
-        pytest.skip("root reads files whatever their mode")
+    """Runs as root too (CI does): the read refused as a non-root reader's would be."""
     folder = _folder(tmp_path / "f", count=4)
     (folder / "frame_0002.png").chmod(0)
-    with pytest.raises(FrameInputError, match="frame_0002.png"):
-        frames.read_frame_folder(folder, workers=4)
+    as_root = os.geteuid() == 0
+    with non_root_reads.reads_as_non_root() if as_root else contextlib.nullcontext() as refused:
+        with pytest.raises(FrameInputError, match="frame_0002.png"):
+            frames.read_frame_folder(folder, workers=4)
+    assert not as_root or [pathlib.Path(p).name for p in refused] == ["frame_0002.png"]
 
 
 def test_read_frame_files_any_order_and_resize(tmp_path):

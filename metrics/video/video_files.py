@@ -1,6 +1,7 @@
 """Reading video files: frame counts, whole decodes and frames by index."""
 
 import concurrent.futures
+import logging
 import operator
 import os
 import pathlib
@@ -8,6 +9,7 @@ import pathlib
 import cv2
 import numpy as np
 
+from metrics.video import stream_check
 from metrics.video.frame_errors import FrameInputError, check_workers, not_a_file, resize_area
 from metrics.video.resize import check_max_side, max_side_size
 
@@ -179,21 +181,40 @@ def decode_video_checked(path, max_side=None, warnings=None, as_declared=False,
     and every decoded frame is kept: the frames of a whole video are exactly those of
     decode_video, as for readers that read until the decoder stops.
 
+    Damage OpenCV conceals (it decodes every frame, some smeared) is found by
+    `stream_check`, FFmpeg decoding the same file alongside: what it logs becomes a
+    warning naming the file, and the frames stay exactly those OpenCV decodes. Without a
+    `warnings` list, each warning is logged instead.
+
     Raises:
         FrameInputError: As decode_video, or (as_declared or complete) when fewer frames
             decode than declared.
     """
-    frames, decoded, declared = _decode(path, max_side, keep_declared=as_declared)
-    if declared <= 0 or declared == decoded:
-        return frames
-    if (as_declared or complete) and decoded < declared:
-        raise FrameInputError(path, f"the {declared} frames its container declares",
-                              f"only {decoded} decodable (a truncated or damaged video)")
-    if warnings is not None:
+    check = stream_check.start(path)
+    try:
+        frames, decoded, declared = _decode(path, max_side, keep_declared=as_declared)
+    except BaseException:
+        check.cancel()
+        raise
+    found = []
+    if declared > 0 and declared != decoded:
+        if (as_declared or complete) and decoded < declared:
+            check.cancel()
+            raise FrameInputError(path, f"the {declared} frames its container declares",
+                                  f"only {decoded} decodable (a truncated or damaged video)")
         used = (f"the first {declared} are used" if as_declared else
                 f"all {decoded} decoded frames are used")
-        warnings.append(f"{path}: {decoded} frames decode but its container "
-                        f"declares {declared}; {used}")
+        found.append(f"{path}: {decoded} frames decode but its container "
+                     f"declares {declared}; {used}")
+    concealed = check.result()
+    if concealed is not None:
+        found.append(f"{path}: {concealed}; the frames are used as OpenCV decodes them, "
+                     f"as an OpenCV reader sees them")
+    for text in found:
+        if warnings is not None:
+            warnings.append(text)
+        else:
+            logging.warning("%s", text)
     return frames
 
 

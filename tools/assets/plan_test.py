@@ -49,8 +49,15 @@ def test_memobench_plan_lists_assets_and_what_is_present(tmp_path):
     assert not hashlib.sha256(b"not raft").hexdigest().startswith("ff5fadd5")
     after = plan.plan_text("memobench", entry, str(tmp_path / "c"))
     assert f"missing: {weights}: expected sha256 ff5fadd5..." in after
+    # A file with no pinned digest is found and used (the LAION head has none published).
+    head = tmp_path / "c" / "laion_aesthetic_l14"
+    head.mkdir()
+    (head / "sac+logos+ava1-l14-linearMSE.pth").write_bytes(b"unpinned")
+    assert (f"present: {head / 'sac+logos+ava1-l14-linearMSE.pth'} (from checkpoint_dir)"
+            in plan.plan_text("memobench", entry, str(tmp_path / "c")))
+    # The LPIPS lin file is pinned now: a file that is not it is refused.
     lpips = tmp_path / "c" / "lpips_alex_v0.1"
     lpips.mkdir()
-    (lpips / "alex.pth").write_bytes(b"unpinned")
-    assert f"present: {lpips / 'alex.pth'} (from checkpoint_dir)" in plan.plan_text(
+    (lpips / "alex.pth").write_bytes(b"not the lin layers")
+    assert f"missing: {lpips / 'alex.pth'}: expected sha256 df73285e" in plan.plan_text(
         "memobench", entry, str(tmp_path / "c"))

@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from benchmarks.common import paths
+from tools.calibration import parity_check
 from tools.calibration import parity_table
 
 
@@ -69,12 +70,94 @@ def test_drift_tolerates_rounding_but_not_a_changed_computation():
     assert parity_table.drift([_row(recorded="2026-01-02, x")], [_row()])  # recorded vs not
 
 
-def test_from_an_exact_zero_drift_allows_up_to_the_tolerance_on_another_cpu():
+def test_from_an_exact_zero_drift_is_bounded_by_the_cross_cpu_difference_not_the_tolerance():
     exact = _row(max_abs_diff=0.0, max_rel_diff=0.0)
-    other_cpu = _row(max_abs_diff=4e-6, max_rel_diff=8.9e-6)  # scale 0.45, tolerance 1e-5
-    assert parity_table.drift([other_cpu], [exact]) == []
-    assert parity_table.drift([exact], [other_cpu]) == []
-    assert parity_table.drift([_row(max_abs_diff=9e-6, max_rel_diff=2e-5)], [exact])
+    bound = parity_table.FROM_ZERO
+    assert bound <= 0.25 * exact.tolerance
+    noise = _row(max_abs_diff=0.45 * 0.9 * bound, max_rel_diff=0.9 * bound)  # scale 0.45
+    assert parity_table.drift([noise], [exact]) == []
+    assert parity_table.drift([exact], [noise]) == []
+    # Within the tolerance (the row passes) but past the cross-CPU bound: drift.
+    moved = _row(max_abs_diff=0.45 * 8.9e-6, max_rel_diff=8.9e-6)
+    assert moved.passed
+    assert len(parity_table.drift([moved], [exact])) == 2  # max_abs_diff and max_rel_diff
+    # Bit-exact here against a committed difference: within the tolerance, no drift.
+    assert parity_table.drift([exact], [moved]) == []
+    assert parity_table.drift([exact], [_row(max_abs_diff=1e-5, max_rel_diff=2e-5)])
+    just_past = _row(max_abs_diff=0.45 * 1.5 * bound, max_rel_diff=1.5 * bound)
+    assert parity_table.drift([just_past], [exact])
+
+
+def test_from_zero_uses_the_figure_measured_for_the_row(monkeypatch):
+    exact = _row(max_abs_diff=0.0, max_rel_diff=0.0)
+    measured = _row(max_abs_diff=1e-6, max_rel_diff=3e-6)
+    assert parity_table.drift([measured], [exact])
+    monkeypatch.setitem(parity_table.FROM_ZERO_MEASURED, ("b", "score"), (2e-6, "a test"))
+    assert parity_table.from_zero(exact) == parity_table.FROM_ZERO_MARGIN * 2e-6
+    assert parity_table.drift([measured], [exact]) == []
+    assert parity_table.drift([_row(max_abs_diff=3e-6, max_rel_diff=6e-6)], [exact])
+    # Never more than the tolerance, whatever the figure.
+    monkeypatch.setitem(parity_table.FROM_ZERO_MEASURED, ("b", "score"), (9e-6, "a test"))
+    assert parity_table.from_zero(exact) == exact.tolerance
+
+
+def test_every_measured_cross_cpu_figure_names_its_source_and_stays_under_the_tolerance():
+    for (backend, check), (bound, source) in parity_table.FROM_ZERO_MEASURED.items():
+        assert check in parity_table.CHECKS and source, (backend, check)
+        rows = [r for r in parity_table.read(paths.runfile(parity_table.TABLE))
+                if (r.backend, r.check) == (backend, check)]
+        assert rows and all(bound < r.tolerance for r in rows), (backend, check)
+
+
+def test_the_element_bound_holds_each_element_to_its_own_magnitude_above_the_floor():
+    theirs = np.array([1000.0, 100.0, 0.0])
+    ours = theirs + np.array([0.0, 0.009, 0.0])  # 9e-6 of the peak, 9e-5 of its own value
+    assert parity_table.differences(ours, theirs)[1] == pytest.approx(9e-6)
+    worst, needed = parity_table.element_bound(ours, theirs, 1e-5, floor=1.0)
+    assert worst == pytest.approx(9e-6)
+    worst, needed = parity_table.element_bound(ours, theirs, 1e-5, floor=0.01)
+    assert worst == pytest.approx(9e-5) and needed == pytest.approx(0.9)
+    # Near zero the floor decides: an element at 0 may move by tolerance * floor * peak.
+    near_zero = theirs + np.array([0.0, 0.0, 5e-5])
+    assert parity_table.element_bound(near_zero, theirs, 1e-5, floor=0.01) == \
+        (pytest.approx(5e-6), pytest.approx(5e-3))
+    assert parity_table.element_bound(theirs, theirs, 1e-5, floor=0.0) == (0.0, 0.0)
+    assert parity_table.element_bound(near_zero, theirs, 1e-5, floor=0.0)[0] == np.inf
+
+
+def test_the_element_bound_pools_lists_on_the_largest_official_value():
+    ours = [np.array([10.0]), np.array([0.1 + 1e-7])]
+    theirs = [np.array([10.0]), np.array([0.1])]
+    worst, needed = parity_table.element_bound(ours, theirs, 1e-5, floor=0.001)
+    assert worst == pytest.approx(1e-6) and needed == 0.0
+
+
+def test_compare_applies_the_row_floor(monkeypatch):
+    common = dict(test="//t:t", compared="c", reference="r", weights="random", inputs="i")
+    ours, theirs = np.array([1000.0, 100.004]), np.array([1000.0, 100.0])
+    row = parity_table.compare("b", "score", ours, theirs, **common)
+    assert row.max_rel_diff == pytest.approx(4e-6) and row.passed  # the old measure
+    assert row.floor == pytest.approx(parity_table.FROM_ZERO / row.tolerance)
+    assert row.element_ratio == pytest.approx(0.004 / (row.floor * 1000.0))
+    assert not row.elements_passed
+    monkeypatch.setitem(parity_table.FLOORS, ("b", "score"), 1.0)
+    row = parity_table.compare("b", "score", ours, theirs, **common)
+    assert row.elements_passed and row.element_ratio == pytest.approx(4e-6)
+    assert isinstance(row, parity_table.Row) and parity_table.drift([row], [row]) == []
+
+
+def test_a_row_within_its_cross_cpu_bound_meets_its_element_bound(monkeypatch):
+    exact = _row(max_abs_diff=0.0, max_rel_diff=0.0)
+    assert parity_table.row_floor(exact) * exact.tolerance >= parity_table.from_zero(exact)
+    monkeypatch.setitem(parity_table.FROM_ZERO_MEASURED, ("b", "score"), (4e-6, "a test"))
+    assert parity_table.row_floor(exact) == pytest.approx(0.8)
+    assert parity_table.row_floor(_row(tolerance=1e-12)) == 1.0
+
+
+def test_every_stated_floor_is_a_fraction_of_the_peak():
+    assert 0.0 < parity_table.DEFAULT_FLOOR <= 1.0
+    for key, floor in parity_table.FLOORS.items():
+        assert key[1] in parity_table.CHECKS and 0.0 < floor <= 1.0, key
 
 
 def test_the_committed_table_is_complete_and_passing():
@@ -88,3 +171,19 @@ def test_the_committed_table_is_complete_and_passing():
         assert len({(r.check, r.compared) for r in entries}) == len(entries), backend
         assert all(r.passed for r in entries), backend
         assert len({r.test for r in entries}) == 1 and entries[0].test.startswith("//"), backend
+
+
+def test_a_parity_test_fails_on_an_element_past_its_bound_and_on_drift_from_zero(monkeypatch):
+    table = parity_table.by_backend(parity_table.read(paths.runfile(parity_table.TABLE)))
+    exact = next(rows for rows in table.values()  # a backend bit-exact in every row
+                 if all(r.max_rel_diff == 0.0 and r.tolerance >= 1e-5 for r in rows))
+    rows = [parity_table.Measured(**{f: getattr(r, f) for f in parity_table.FIELDS})
+            for r in exact]
+    parity_check.assert_rows(rows)
+    bad = dataclasses.replace(rows[0], element_ratio=2 * rows[0].tolerance, floor=0.01)
+    with pytest.raises(AssertionError, match="an element is"):
+        parity_check.assert_rows([bad] + rows[1:])
+    rel = 0.5 * rows[0].tolerance  # passes the tolerance; past the cross-CPU bound
+    moved = dataclasses.replace(rows[0], max_rel_diff=rel, max_abs_diff=rel)
+    with pytest.raises(AssertionError, match="stale"):
+        parity_check.assert_rows([moved] + rows[1:])

@@ -34,6 +34,7 @@ from tools.calibration import sam_v1_parity
 from tools.calibration import sea_raft_parity
 from tools.calibration import videomae_parity
 from tools.calibration import vfimamba_parity
+from tools.calibration import viclip_parity
 
 _OUTPUT = flags.DEFINE_string("output", None, "Where to write the CSV (absolute path; "
                               "bazel run starts in the runfiles tree).")
@@ -44,7 +45,7 @@ RUNS = (lpips_parity.run, clip_parity.run_aesthetic, clip_parity.run_b32, raft_p
         grounding_dino_parity.run, sam_v1_parity.run, sam2_parity.run, videomae_parity.run,
         cotracker3_parity.run, imagereward_parity.run, sam3_parity.run, qalign_parity.run,
         mapanything_parity.run, sea_raft_parity.run, ois_parity.run, gram_parity.run,
-        clip_score_parity.run, vfimamba_parity.run, sam2_motion_parity.run)
+        clip_score_parity.run, vfimamba_parity.run, sam2_motion_parity.run, viclip_parity.run)
 
 
 def all_rows():

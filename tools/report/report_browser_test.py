@@ -1,7 +1,9 @@
 """The report opened in headless Chromium (Debian's `chromium`): no console message
 (the page forbids every fetch by its Content-Security-Policy, so anything it would load
 is logged), every panel in the rendered DOM, the DOM's numbers equal the scorecards', a
-screenshot in the test outputs. Skips, saying why, where chromium is not installed."""
+screenshot in the test outputs. Where chromium is not installed it fails under CI
+(CI=true, passed through by .bazelrc's --test_env=CI: .ci/run installs chromium, so a CI
+run without it has not run this test) and skips, saying why, anywhere else."""
 
 import os
 import pathlib
@@ -27,11 +29,19 @@ def _bundled(benchmark: str) -> pathlib.Path:
 _CANDIDATES = ("chromium", "chromium-browser", "/usr/bin/chromium")
 
 
+def _under_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("true", "1", "yes")
+
+
 def _chromium() -> str:
     found = next((shutil.which(c) for c in _CANDIDATES if shutil.which(c)), None)
     if not found:
-        pytest.skip("headless Chromium is not installed (Debian: apt-get install -y "
-                    "chromium; .ci/run installs it)")
+        why = ("headless Chromium is not installed (looked for "
+               f"{', '.join(_CANDIDATES)}; Debian: apt-get install -y chromium; "
+               ".ci/run installs it)")
+        if _under_ci():
+            pytest.fail(f"CI={os.environ['CI']}: {why}; under CI this test must run")
+        pytest.skip(why)
     return found
 
 

@@ -124,6 +124,16 @@ def blockers_panel(runs: Sequence[runs_lib.Run]) -> str:
     return h.panel("blockers", "Leaderboard eligibility blockers and deviations", body)
 
 
+def _pin_words(ref) -> str:
+    """What a CheckpointRef's digest was checked against, in the report's words."""
+    if ref.pinned_digest_matched:
+        return " (pinned digest matched)"
+    if ref.pin == "lock":
+        return (f" (digest not pinned; unchanged since its lock file {ref.lock_file}, "
+                "which does not show these are the official weights)")
+    return " (digest not pinned)"
+
+
 def provenance_panel(runs: Sequence[runs_lib.Run]) -> str:
     blocks = []
     for run in runs:
@@ -135,8 +145,7 @@ def provenance_panel(runs: Sequence[runs_lib.Run]) -> str:
         facts += [(f"input {k}", v) for k, v in sorted(p.inputs.items())]
         facts += [(f"checkpoint ({c.metric_id})",
                    f"{c.id} rev {c.revision or '—'} sha256 {c.sha256 or '—'}"
-                   + (" (pinned digest matched)" if c.pinned_digest_matched else
-                      " (digest not pinned)")) for c in p.checkpoints]
+                   + _pin_words(c)) for c in p.checkpoints]
         facts += [("note", n) for n in run.card.notes]
         rows = [[h.cell(k), h.cell(f"<code>{h.esc(v)}</code>", raw=True)] for k, v in facts if v]
         blocks.append(f"<h3>{h.esc(run.label)}</h3>" + h.table(["", ""], rows))

@@ -42,6 +42,8 @@ class OrsClip:
     def problem(self) -> str:
         """Why this clip cannot be scored ('' when it can)."""
         split = self.clip.split
+        if self.clip.error:  # discovery's (e.g. two sources of one clip)
+            return f"{self.clip.expected}, found {self.clip.error}"
         if self.meta is None:
             return f"no row for {self.clip.clip_id} in {split}_metadata.csv"
         if self.keyframes is None:

@@ -123,3 +123,13 @@ def test_plan_order_expected_and_problems(data_root):
 
 if __name__ == "__main__":
     raise SystemExit(pytest.main([__file__, "-q"]))
+
+
+def test_a_clip_discovery_refused_is_not_scorable(tmp_path):
+    """Discovery's error (two sources of one clip) is the clip's problem, said as is."""
+    clip = GeneratedClip("007", "real", "real", tmp_path / "7.mp4", "{NNN}.mp4",
+                         error="2: a, b", expected="one source of generated clip 007")
+    meta = MetadataRow("007", "real", "real", "a ball", "")
+    item = clips.OrsClip(clip, meta, phase_sheets.PhaseRow(5, 20), 30,
+                         clip.source)
+    assert item.problem() == "one source of generated clip 007, found 2: a, b"

@@ -1,8 +1,12 @@
 """One clip's Object Revisit Score with SAM-3: frames read as compute_ors.py reads them.
 
 Frame folders: the frames in time order (MemoBench's frame rule, frame_order.py: names
-must sort as strings in time order), read one at a time with `cv2.imread` when judged;
-a file that does not decode counts as an unreadable frame (None). compute_ors
+must sort as strings in time order), read one at a time when judged, through the shared
+frame reader (metrics.video.frames.read_image: cv2.imread in colour, the same pixels);
+a file that does not decode counts as an unreadable frame (None), as compute_ors.py
+counts it (its path is in ClipFrames.paths, for the caller's warning), while a file
+OpenCV refuses outright (a PNG whose header claims more pixels than it allows: cv2.error
+upstream) is a FrameInputError naming it. compute_ors
 globs only `*.png`, so a folder holding PNGs is read as its PNGs; a folder of JPEGs
 only (which compute_ors would skip) is read as its JPEGs. Videos: every frame decoded
 up front (`extract_frames_from_mp4`); a video with no decodable frame is a clip of 0
@@ -12,7 +16,7 @@ BGR -> RGB.
 
 import dataclasses
 import pathlib
-from typing import Callable, Optional
+from typing import Callable, Optional, Tuple
 
 import cv2
 import numpy as np
@@ -30,10 +34,18 @@ class ClipFrames:
     num_frames: int
     read: Callable[[int], Optional[np.ndarray]]
     note: str = ""   # e.g. why a video yielded no frame
+    paths: Tuple[pathlib.Path, ...] = ()  # a frame folder's files, frame i at paths[i]
 
 
 def _read_image_or_none(path: pathlib.Path) -> Optional[np.ndarray]:
-    return cv2.imread(str(path), cv2.IMREAD_COLOR)
+    """BGR frame, or None where cv2.imread gives None (compute_ors skips the frame but
+    counts it); FrameInputError naming the file where OpenCV refuses it (cv2.error)."""
+    try:
+        return frames_lib.read_image(path)
+    except frames_lib.FrameInputError as e:
+        if e.found is None:  # cv2.imread returned None: not a decodable image
+            return None
+        raise
 
 
 def open_clip(source) -> ClipFrames:
@@ -41,14 +53,16 @@ def open_clip(source) -> ClipFrames:
 
     Raises:
         frames_lib.FrameInputError: A folder with no frame (or badly numbered ones), or
-            a path that is neither a folder nor a video file.
+            a path that is neither a folder nor a video file. (Reading a frame raises it
+            too, for a file OpenCV refuses.)
     """
     source = pathlib.Path(source)
     if source.is_dir():
         paths = frame_order.list_frames(source)
         pngs = [p for p in paths if p.suffix.lower() == ".png"]
         paths = pngs or paths
-        return ClipFrames(len(paths), lambda i: _read_image_or_none(paths[i]))
+        return ClipFrames(len(paths), lambda i: _read_image_or_none(paths[i]),
+                          paths=tuple(paths))
     if source.suffix.lower() in frames_lib.VIDEO_EXTENSIONS and source.is_file():
         try:
             frames = frames_lib.decode_video(source)

@@ -51,10 +51,17 @@ def rewrite(path: os.PathLike, samples: Iterable[scorecard_pb2.SampleScore]) -> 
     """Starts the file: the header and the rows of `samples` (scored ones only)."""
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    _write(path, "w", [s for s in samples if not s.error], header=True)
+    _write(path, "w", [s for s in samples if _scored(s)], header=True)
     return path
 
 
+def _scored(sample: scorecard_pb2.SampleScore) -> bool:
+    """Whether `sample` has an ORS row: scored, and its ORS not left out (the engine drops
+    a value outside its official range as a worldeval bug: no row, as for an error)."""
+    return not sample.error and METRIC_ID in sample.metrics
+
+
 def append(path: os.PathLike, sample: scorecard_pb2.SampleScore) -> None:
-    """Adds one scored clip's row (durably)."""
-    _write(pathlib.Path(path), "a", [sample], header=False)
+    """Adds one scored clip's row (durably); none for a clip whose ORS was left out."""
+    if _scored(sample):
+        _write(pathlib.Path(path), "a", [sample], header=False)

@@ -103,7 +103,11 @@ def main(argv: Sequence[str]) -> Optional[int]:
             resolver.CheckpointUnavailable) as e:
         print(f"error: {e}", file=sys.stderr)
         return cli_support.EXIT_BAD_INPUT
-    result = object_revisit.object_revisit_score(clip, r_start, detector, _PROMPT.value)
+    try:
+        result = object_revisit.object_revisit_score(clip, r_start, detector, _PROMPT.value)
+    except frames_lib.FrameInputError as e:  # a frame OpenCV refuses (named)
+        print(f"error: {e}", file=sys.stderr)
+        return cli_support.EXIT_BAD_INPUT
     record = _record(result, clip, r_start, defaulted, detector, checkpoint)
     print(json.dumps(record) if _MODEL.json.value else format_text(record))
     return cli_support.EXIT_OK

@@ -109,6 +109,8 @@ def _scored_sample(item: clips_lib.OrsClip, detector: model_recipe.ModelRecipe
     """One clip's SampleScore; raises InputError/FrameInputError/ValueError. SAM-3 is
     `detector`'s model, built on first use in this process (a Ray actor builds its own)."""
     clip = item.clip
+    if clip.error:
+        raise InputError(clip.source, clip.expected, clip.error)
     problem = item.problem()
     if problem:
         raise InputError(clip.source, "a clip ORS can score", problem)
@@ -135,6 +137,11 @@ def _scored_sample(item: clips_lib.OrsClip, detector: model_recipe.ModelRecipe
     })
     if frames.note:
         sample.diagnostics[PREFIX + "note"] = frames.note
+    for index, verdict in enumerate(result.frames):
+        if verdict is None and frames.paths:  # the number is upstream's: named, not changed
+            sample_loop.add_warning(sample, f"{frames.paths[r + index]}: not a readable "
+                                    "image (cv2.imread gives None); counted as an R-phase "
+                                    "frame without a detection, as compute_ors.py counts it")
     sample.seconds = round(time.perf_counter() - start, 4)
     return sample
 

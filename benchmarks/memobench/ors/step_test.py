@@ -21,12 +21,14 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.common import sample_loop
 from benchmarks.memobench import generated
 from benchmarks.memobench.ors import metadata
 from benchmarks.memobench.ors import step
 from benchmarks.memobench.step1.prepare import Step1Settings
 from metrics.segmentation import sam3
 from metrics.segmentation import tiny_sam3
+from metrics.testing import damaged_png
 from tools.fixtures import memobench_fixture
 from tools.fixtures import memobench_ors_metadata
 
@@ -238,6 +240,31 @@ def test_unreadable_frame_counts_in_the_denominator(fixture, tmp_path):
     assert sample.diagnostics["ors:unreadable_frames"] == "1"
     assert sample.diagnostics["ors:frames"].endswith("null]")
     assert int(rows[0]["n_r_frames"]) == 33 - int(rows[0]["r_start"])
+    # Kept as upstream counts it, and named: a recorded warning, the number unchanged.
+    assert [w for w in sample_loop.warnings_of(sample) if "cv2.imread" in w] == [
+        f"{last}: not a readable image (cv2.imread gives None); counted as an R-phase "
+        "frame without a detection, as compute_ors.py counts it"]
+
+
+def test_a_png_opencv_refuses_is_that_clips_error_row_the_others_scored(fixture, tmp_path):
+    """A PNG whose header claims 100000x100000 pixels: cv2.error in compute_ors.py; here
+    the clip's error row names the file and the other clips are scored."""
+    built, clips, settings, _ = fixture
+    root = tmp_path / "Synthetic"
+    for clip in clips[:2]:  # Barnyard_001, Barnyard_002
+        shutil.copytree(clip.source, root / "Barnyard" / clip.clip_id / "frames")
+    huge = sorted((root / "Barnyard" / "Barnyard_002" / "frames").iterdir())[-1]
+    huge.write_bytes(damaged_png.png_claiming(100000, 100000))
+    moved = generated.discover_synthetic(root)
+    outcome = step.run_ors(moved, built["data_dir"], settings, tmp_path / "out")
+    by_id = {s.sample_id: s for s in outcome.samples}
+    assert not by_id["Barnyard_001"].error and "ORS" in by_id["Barnyard_001"].metrics
+    error = by_id["Barnyard_002"].error
+    assert f"{huge}: expected a readable PNG/JPEG image" in error
+    assert "a PNG whose header claims 100000x100000 pixels" in error
+    assert "ORS" not in by_id["Barnyard_002"].metrics
+    _, rows = _csv(tmp_path / "out" / "ors_scores.csv")
+    assert [r["clip_id"] for r in rows] == ["Barnyard_001"]
 
 
 def test_video_without_frames_scores_zero_like_upstream(fixture, tmp_path):

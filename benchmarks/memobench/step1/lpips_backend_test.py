@@ -29,8 +29,10 @@ def _lpips_family(root, backend):
 
 @pytest.fixture(name="unpinned")
 def _unpinned(monkeypatch):
-    """The AlexNet file is sha256-pinned; a random one needs the pin off."""
+    """The AlexNet and lin files are sha256-pinned; random ones need the pins off."""
     monkeypatch.setattr(lpips, "ALEXNET_SPEC", dataclasses.replace(lpips.ALEXNET_SPEC, sha256=""))
+    monkeypatch.setattr(lpips, "LPIPS_ALEX_SPEC",
+                        dataclasses.replace(lpips.LPIPS_ALEX_SPEC, sha256=""))
 
 
 @pytest.mark.parametrize("lin", ["tiny", "real"])

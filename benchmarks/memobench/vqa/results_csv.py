@@ -14,9 +14,11 @@ in first-seen order (llm-vqa.py takes the first row's keys and raises on a later
 """
 
 import csv
-import os
+import io
 import pathlib
 from typing import Dict, List, Sequence
+
+from benchmarks.common import sample_store
 
 CLIP_COLUMNS = ("scene", "video_id", "folder", "Evaluation", "score")
 OVERALL = "overall.csv"
@@ -33,13 +35,16 @@ def clip_csv_path(folder: pathlib.Path, clip_id: str) -> pathlib.Path:
 
 
 def _write_rows(path: pathlib.Path, columns: Sequence[str], rows: List[dict]) -> None:
+    """The rows as csv.DictWriter writes them to a file opened with newline="" (UTF-8,
+    "\r\n" untranslated), whole or not at all (sample_store.atomic_file: a full disk
+    leaves the file as it was and names it)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=list(columns))
-        writer.writeheader()
-        writer.writerows(rows)
-    os.replace(tmp, path)
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=list(columns))
+    writer.writeheader()
+    writer.writerows(rows)
+    with sample_store.atomic_file(path, binary=True) as f:
+        f.write(text.getvalue().encode("utf-8"))
 
 
 def write_clip(path: pathlib.Path, scene: str, video_id: str, folder: str,

@@ -4,7 +4,10 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.common import sample_records
+from benchmarks.common.errors import InputError
 from benchmarks.memobench.vqa import video
+from metrics.testing import damaged_png
 from metrics.video import frames as frames_lib
 from tools.fixtures import fixture_io
 
@@ -51,6 +54,59 @@ def test_unreadable_frames_are_left_out_but_counted(tmp_path):
     # 101 files set 24 fps (as upstream counts paths); 100 decodable frames are written.
     assert (encoded.fps, encoded.frame_count, encoded.frames_written) == (24, 101, 100)
     assert _read_back(encoded.path)[:2] == (24, 100)
+    # Named in the sample's input warnings: a recorded warning, the video unchanged.
+    assert encoded.warnings == (
+        f"{src / '00050.png'}: not a readable image (cv2.imread gives None); left out of "
+        "the video sent to the judge, as llm-vqa.py leaves it out (it still counts for the "
+        "fps rule)",)
+    assert encoded.diagnostics()[sample_records.WARNINGS] == encoded.warnings[0]
+    clean = video.frames_to_mp4(_frames(tmp_path / "clean", 3), tmp_path / "clean.mp4")
+    assert sample_records.WARNINGS not in clean.diagnostics()
+
+
+@pytest.mark.parametrize("index", [0, 2])
+def test_a_png_opencv_refuses_is_named_not_cv2_error(tmp_path, index):
+    """A PNG whose header claims 100000x100000 pixels (cv2.error upstream): a
+    FrameInputError naming the file, which the clip reports as its error row."""
+    src = _frames(tmp_path / "frames", 4)
+    huge = src / f"{index:05d}.png"
+    huge.write_bytes(damaged_png.png_claiming(100000, 100000))
+    with pytest.raises(frames_lib.FrameInputError) as raised:
+        video.frames_to_mp4(src, tmp_path / "out.mp4")
+    assert str(raised.value).startswith(f"{huge}: expected a readable PNG/JPEG image")
+    assert "a PNG whose header claims 100000x100000 pixels" in str(raised.value)
+
+
+@pytest.mark.parametrize("suffix", [".png", ".jpg"])
+def test_frames_written_are_cv2_imread_pixels(tmp_path, suffix, monkeypatch):
+    """The shared reader gives the frame cv2.imread gave (BGR, same bytes)."""
+    rng = np.random.default_rng(0)
+    src = tmp_path / "frames"
+    src.mkdir()
+    for i in range(3):
+        image = rng.integers(0, 256, (H, W, 3), dtype=np.uint8)
+        image[..., 0] = 0  # blue 0: a BGR/RGB swap would show
+        cv2.imwrite(str(src / f"{i:05d}{suffix}"), image)
+    written = []
+
+    class Writer:  # records what the encoder is given
+        def __init__(self, *args):
+            del args
+
+        def isOpened(self):  # pylint: disable=invalid-name
+            return True
+
+        def write(self, frame):
+            written.append(frame.copy())
+
+        def release(self):
+            pass
+
+    monkeypatch.setattr(video.cv2, "VideoWriter", Writer)
+    video.frames_to_mp4(src, tmp_path / "out.mp4")
+    expected = [cv2.imread(str(p)) for p in sorted(src.iterdir())]
+    assert len(written) == 3
+    assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(written, expected))
 
 
 def test_unreadable_first_frame_and_order_mismatch_fail(tmp_path):
@@ -80,3 +136,16 @@ def test_judge_video_for_each_layout(tmp_path):
     as_is = video.judge_video(clips["Nordic_003"], scratch)
     assert (as_is.re_encoded, as_is.path, as_is.frame_count, as_is.fps) == (
         False, root / "Nordic_003.mp4", 6, 30)
+
+
+def test_a_clip_discovery_refused_is_an_input_error(tmp_path):
+    """Two sources of one clip (generated.py): the case's error names both, nothing sent."""
+    root = tmp_path / "Synthetic"
+    _frames(root / "Barnyard" / "Barnyard_001" / "frames", 3)
+    _frames(root / "Barnyard_001" / "frames", 3)
+    clip = video.discover(root)["Barnyard_001"]
+    with pytest.raises(InputError) as raised:
+        video.judge_video(clip, tmp_path)
+    assert "expected one source of generated clip Barnyard_001" in str(raised.value)
+    assert str(root / "Barnyard_001") in str(raised.value)
+    assert not list(tmp_path.glob("*.mp4"))

@@ -9,9 +9,9 @@ video is encoded once per clip (the official code encodes it once per metric: sa
 
 Frames: the official code reads the mp4 with decord and takes `middle_frame_indices(vlen)`
 of its frames; we take those indices of the frames the runner decoded once (OpenCV's
-ffmpeg decode). A scratch run of decord 0.6.0 (not in the lock) on mp4v, H.264
-(yuv420p/yuv444p/yuvj420p) and HEVC clips gave the same frame count and the same pixels
-at those indices, max |diff| 0 (metrics/viclip/testdata/decord_decode.json).
+ffmpeg decode). decord 0.6.0 (locked, test-only) gives the same frame count and the same
+pixels on mp4v, H.264 (yuv420p/yuv444p/yuvj420p) and HEVC clips: every frame is compared
+live by //tools/calibration:decode_parity_test.
 Pixels: metrics.viclip.inputs.pixel_values (tensor bicubic resize without antialias, the
 official torchvision 0.13 behaviour). Tokens: metrics.viclip.tokenizer.
 """

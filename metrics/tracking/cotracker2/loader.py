@@ -9,12 +9,12 @@ window_len=8, v2=True)` and loads the file (a plain state dict) strictly; co-tra
 321 tensors (51,065,763 values, the stored `time_emb` and `pos_emb` tables included).
 Reading and strict checking are CoTracker3's (metrics.tracking.cotracker3.loader).
 
-Verified (testdata/calibration.json): on identical seeded RANDOM full-size weights
-saved in the official format, co-tracker's own CoTracker2 + CoTrackerOnlinePredictor at
-commit 82e02e8 and this package return the same track histories and visibility flags on
-a 14-frame 96x128 synthetic video with grid_size=10 and the official chunking
-(max |track difference| 0.0 px, also against 9ed0531 of 2024-06-28).
-The real `cotracker2.pth` has not been run here.
+Parity (calibration_test.py, recomputed in CI): seeded RANDOM full-size weights saved in
+the official format and read by this loader; this package's track histories, visibility
+probabilities and flags on a seeded 14-frame 96x128 video (grid_size=10, the official
+chunking) against the stored outputs of co-tracker's own CoTracker2 +
+CoTrackerOnlinePredictor at commit 82e02e8 (testdata/calibration.json; max |difference|
+0.0 when recorded). The real `cotracker2.pth` has not been run here.
 """
 
 import os

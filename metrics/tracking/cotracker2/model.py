@@ -24,12 +24,12 @@ current window), step by step:
    window start; the history first grows by min(S/2, T - S/2) frames. Returned: the
    whole history and the sigmoid of its logits.
 
-Parity (testdata/calibration.json): on seeded random full-size weights, a 14-frame
-96x128 video, grid 10 and the 8-frame window's online chunking, co-tracker @ 82e02e8 (today's main) and
-this module give max |track difference| 0.0 px and identical visibility flags in every
-call (tracking strength 20.332740783691406 both); co-tracker @ 9ed0531 (2024-06-28,
-visibility cut 0.9) gives the same tracks and, with our cut at 0.9,
-the same flags.
+Parity (calibration_test.py, recomputed in CI against testdata/calibration.json): on
+seeded random full-size weights, a seeded 14-frame 96x128 video, grid 10 and the 8-frame
+window's online chunking, this module's tracks, visibility probabilities and flags in
+every call equal the stored outputs of co-tracker @ 82e02e8 (max |difference| 0.0 when
+recorded; tracking strength 20.4696). co-tracker @ 9ed0531 (2024-06-28, visibility cut
+0.9) gave the same tracks and probabilities (stored as `older_upstream`, not tested).
 """
 
 import dataclasses

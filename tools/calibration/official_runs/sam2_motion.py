@@ -4,8 +4,10 @@ repository.
 The official code is haoyi-duan/WorldScore @344983c:
 worldscore/benchmark/metrics/third_party/motion_accuracy_metrics.py (`vos_inference`)
 and the sam2 package vendored beside it. How sam2_motion_official.npz was produced
-(2026-12-01), in a virtualenv of the locked wheels Bazel installed (torch 2.14.1+cu130 on
-a CPU-only machine, numpy, pillow, opencv-python, tqdm, pyyaml) plus
+(2026-12-07, on the case sam2_motion_parity describes: seed 4 weights, 640x480 frames,
+two box masks; it replaced a 128x96, seed 0 case whose dilated masks were all ones on 3
+of 4 frames), in a virtualenv of the locked wheels Bazel installed (torch 2.14.1+cu130
+on a CPU-only machine, numpy, pillow, opencv-python, tqdm, pyyaml) plus
 `pip install hydra-core iopath`, with no CUDA extension (`sam2._C` absent):
 
     python3.11 -m venv /tmp/wsmotion-venv
@@ -26,7 +28,10 @@ The predictor is built as MotionAccuracyMetric builds it (sam2.1_hiera_b+.yaml,
 in motion_inputs.json and `device="cpu"`; `vos_inference(predictor, frames/, masks/,
 score_thresh=0.0, per_obj_png_file=True)` is called twice: as is (the dilated masks),
 and with the module's `cv2.dilate` replaced by the identity (the unions). Its
-`@torch.autocast("cuda", bfloat16)` is inactive on the CPU. Stand-ins, only for imports
+`@torch.autocast("cuda", bfloat16)` is inactive on the CPU. The run prints the unions'
+coverage: "4 frames, union coverage [0.108, 0.233, 0.222, 0.246], torch 2.14.1+cu130"
+(the dilated masks cover 0.144, 0.790, 0.789, 0.807); a second run, on inputs written
+again, gave a byte-identical file. Stand-ins, only for imports
 the module makes and `vos_inference` never uses: SEA-RAFT (`core.*`), GroundingDINO,
 spaCy and `worldscore.benchmark.metrics.base_metrics`, as empty modules.
 """
