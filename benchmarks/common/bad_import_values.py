@@ -110,3 +110,21 @@ class ImportHarness:
         assert any(IMPORT_NOTE in n and suite.metric in n for n in card.notes), (
             name, list(card.notes))
         return card, samples
+
+
+def pytest_tests(suite: ImportSuite):
+    """A benchmark test module's fixture and test over every case of `suite`:
+
+      import_harness, test_import_value = bad_import_values.pytest_tests(IMPORT)
+    """
+    import pytest  # pylint: disable=import-outside-toplevel  (only test modules call this)
+
+    @pytest.fixture(scope="module", name="import_harness")
+    def harness(tmp_path_factory):
+        return ImportHarness(suite, tmp_path_factory.mktemp("import_values"))
+
+    @pytest.mark.parametrize("name", [c.name for c in suite.cases])
+    def test_import_value(import_harness, name):
+        import_harness.check(import_harness.case(name))
+
+    return harness, test_import_value

@@ -213,14 +213,7 @@ def _imported(imported):
     return imported.card, imported.samples
 
 
-@pytest.fixture(scope="module")
-def import_harness(tmp_path_factory):
-    return bad_import_values.ImportHarness(IMPORT, tmp_path_factory.mktemp("import_values"))
-
-
-@pytest.mark.parametrize("name", [c.name for c in IMPORT.cases])
-def test_import_value(import_harness, name):
-    import_harness.check(import_harness.case(name))
+import_harness, test_import_value = bad_import_values.pytest_tests(IMPORT)
 
 
 if __name__ == "__main__":

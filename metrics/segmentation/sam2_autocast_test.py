@@ -12,26 +12,10 @@ from metrics.segmentation import sam2_image
 from metrics.segmentation import sam2_loader
 from metrics.segmentation import sam2_video
 from metrics.segmentation import tiny_sam2
+from metrics.testing import autocast_recorder
 
 
-class _Recorder:
-    """torch.autocast's stand-in: records each call and whether it is entered."""
-
-    def __init__(self):
-        self.calls, self.active = [], False
-
-    def __call__(self, device_type, dtype=None, enabled=True, **kwargs):
-        self.calls.append({"device_type": device_type, "dtype": dtype, "enabled": enabled,
-                           **kwargs})
-        recorder = self
-
-        class _Context:
-            def __enter__(self):
-                recorder.active = True
-
-            def __exit__(self, *exc):
-                recorder.active = False
-        return _Context()
+_Recorder = autocast_recorder.AutocastRecorder
 
 
 @pytest.mark.parametrize("device,asked,enabled", [

@@ -4,7 +4,6 @@
 nothing is autocast and every buffer is float32. The `[cuda]` case checks the policy on a
 real GPU (metrics/slam/cuda/gpu_check.sh runs it and fails where it was skipped)."""
 
-import contextlib
 import types
 
 import numpy as np
@@ -15,6 +14,7 @@ from metrics.slam import droid_net
 from metrics.slam import droid_tracker
 from metrics.slam import droid_video
 from metrics.slam import tiny_droid_net
+from metrics.testing import autocast_recorder
 
 # droid_tracker_test's official arguments, on a short sequence.
 ARGS = types.SimpleNamespace(
@@ -29,16 +29,7 @@ INTERNALS = types.SimpleNamespace(
     damping_eps=1e-7)
 
 
-class _Recorder:
-    """torch.autocast's stand-in: records each call."""
-
-    def __init__(self):
-        self.calls = []
-
-    def __call__(self, device_type, dtype=None, enabled=True, **kwargs):
-        self.calls.append({"device_type": device_type, "dtype": dtype, "enabled": enabled,
-                           **kwargs})
-        return contextlib.nullcontext()
+_Recorder = autocast_recorder.AutocastRecorder
 
 
 @pytest.mark.parametrize("device,enabled,dtype", [

@@ -36,6 +36,17 @@ def read_image(path):
     return image
 
 
+def read_image_or_none(path):
+    """cv2.imread's own contract, for code that reproduces a caller which skips a frame
+    cv2.imread cannot decode: BGR uint8, or None where cv2.imread returns None.
+
+    Raises:
+        FrameInputError: OpenCV refuses the file (a header claiming more pixels than
+            CV_IO_MAX_IMAGE_PIXELS: cv2.error, not None, in the official call).
+    """
+    return _imread(path)
+
+
 def _refused(path, data, error):
     """The FrameInputError for an image OpenCV refuses with cv2.error instead of
     returning None: a header claiming more pixels than CV_IO_MAX_IMAGE_PIXELS (2^30) or a

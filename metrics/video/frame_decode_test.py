@@ -184,3 +184,15 @@ def test_a_png_whose_header_claims_100000x100000_pixels_is_an_input_error(tmp_pa
     huge.write_bytes(damaged_png.png_claiming(100000, 100000)[:40])  # not even a whole header
     with pytest.raises(FrameInputError, match="00002.png"):
         frames.load_frames(folder, workers=workers)
+
+
+def test_read_image_or_none_keeps_cv2_imreads_contract(tmp_path):
+    image = (np.arange(6 * 8 * 3) % 251).astype(np.uint8).reshape(6, 8, 3)
+    cv2.imwrite(str(tmp_path / "ok.png"), image)
+    np.testing.assert_array_equal(frames.read_image_or_none(tmp_path / "ok.png"), image)
+    (tmp_path / "text.png").write_bytes(b"not an image")
+    assert frames.read_image_or_none(tmp_path / "text.png") is None  # imread's None
+    huge = tmp_path / "huge.png"
+    huge.write_bytes(damaged_png.png_claiming(100000, 100000))
+    with pytest.raises(FrameInputError, match="claims 100000x100000"):
+        frames.read_image_or_none(huge)  # imread raises cv2.error here: an input error

@@ -17,7 +17,8 @@ import hashlib
 import pathlib
 
 from metrics.video.frame_decode import (  # noqa: F401  (re-exported: the frames API)
-    decode_folder, decode_image, partial_image_reason, read_frame_files, read_image)
+    decode_folder, decode_image, partial_image_reason, read_frame_files, read_image,
+    read_image_or_none)
 from metrics.video.frame_errors import (  # noqa: F401  (re-exported: the frames API)
     MAX_DEFAULT_WORKERS, VIDEO_EXTENSIONS, WORKERS_ENV, FrameInputError, broken_link,
     check_workers, default_workers, not_a_file, resize_area)

@@ -40,12 +40,7 @@ class ClipFrames:
 def _read_image_or_none(path: pathlib.Path) -> Optional[np.ndarray]:
     """BGR frame, or None where cv2.imread gives None (compute_ors skips the frame but
     counts it); FrameInputError naming the file where OpenCV refuses it (cv2.error)."""
-    try:
-        return frames_lib.read_image(path)
-    except frames_lib.FrameInputError as e:
-        if e.found is None:  # cv2.imread returned None: not a decodable image
-            return None
-        raise
+    return frames_lib.read_image_or_none(path)
 
 
 def open_clip(source) -> ClipFrames:

@@ -74,12 +74,7 @@ class EncodedVideo:
 def _read(path: pathlib.Path) -> Optional[np.ndarray]:
     """cv2.imread's BGR frame, or None where it gives None (llm-vqa.py leaves the frame
     out); FrameInputError naming the file where OpenCV refuses it (cv2.error upstream)."""
-    try:
-        return frames_lib.read_image(path)
-    except frames_lib.FrameInputError as e:
-        if e.found is None:  # cv2.imread returned None: not a decodable image
-            return None
-        raise
+    return frames_lib.read_image_or_none(path)
 
 
 def frames_to_mp4(frame_dir: pathlib.Path, out_path: pathlib.Path) -> EncodedVideo:

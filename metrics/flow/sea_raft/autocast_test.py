@@ -15,28 +15,12 @@ from metrics.flow.sea_raft import config
 from metrics.flow.sea_raft import flow as flow_lib
 from metrics.flow.sea_raft import model
 from metrics.flow.sea_raft import tiny_checkpoint
+from metrics.testing import autocast_recorder
 
 TINY = config.tiny()
 
 
-class _Recorder:
-    """torch.amp.autocast's stand-in: records each call and whether it is entered."""
-
-    def __init__(self):
-        self.calls, self.active = [], False
-
-    def __call__(self, device_type, dtype=None, enabled=True, **kwargs):
-        self.calls.append({"device_type": device_type, "dtype": dtype, "enabled": enabled,
-                           **kwargs})
-        recorder = self
-
-        class _Context:
-            def __enter__(self):
-                recorder.active = True
-
-            def __exit__(self, *exc):
-                recorder.active = False
-        return _Context()
+_Recorder = autocast_recorder.AutocastRecorder
 
 
 class _FakeNet:
