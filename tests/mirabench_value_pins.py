@@ -114,9 +114,9 @@ def set_level(gen_bgr: Sequence[np.ndarray], gt_bgr: Sequence[np.ndarray],
     each video's I3D logits on its RGB frames (the official VideoDataset reads each PNG
     with PIL, .convert("RGB")), then the official formulas.
 
-    On the tiny random I3D (width / 64) different videos get the same logits (seen on two
-    of these videos), so both are about 0 here: this pins the set step's arithmetic, not
-    which frames or channel order reach I3D, nor FVD against KVD."""
+    The tiny random I3D (width / 64, He-normal convolutions: benchmarks/mirabench/
+    tiny_checkpoints._write_i3d) gives different videos different logits, so this pins
+    which frames and channel order reach I3D as well as the set step's arithmetic."""
     def logits(videos):
         return np.stack([fvd_logits.compute(np.ascontiguousarray(v[..., ::-1]), models.i3d)
                          for v in videos])

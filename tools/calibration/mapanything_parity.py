@@ -35,6 +35,7 @@ import numpy as np
 
 from metrics.camera import gt_poses as gt_poses_lib
 from metrics.camera import rotation_ate
+from benchmarks.common import paths
 from tools.calibration import frames as frames_lib
 from tools.calibration import official_numbers
 from tools.calibration import parity_table
@@ -114,25 +115,27 @@ def our_scores(official) -> List[rotation_ate.RotationAteScore]:
     return scores
 
 
+def recorded_rows() -> List[parity_table.Row]:
+    """The preprocess and features rows as the committed table records them.
+
+    They compared our estimate_poses (views, poses) with the official function's, both
+    stored by one official run outside CI (RECORDED); CI cannot run MapAnything, so they
+    are carried from the table, never rebuilt from the stored "ours", and the gate treats
+    them as unverified. The score row is recomputed (run)."""
+    table = parity_table.read(paths.runfile(parity_table.TABLE))
+    rows = [r for r in table if r.backend == BACKEND and r.check in ("preprocess", "features")]
+    if sorted(r.check for r in rows) != ["features", "preprocess"] or not all(
+            r.recorded for r in rows):
+        raise ValueError(f"{parity_table.TABLE}: expected the recorded preprocess and features "
+                         f"rows of {BACKEND}, found {[(r.check, r.recorded) for r in rows]}")
+    return sorted(rows, key=lambda r: parity_table.CHECKS.index(r.check))
+
+
 def run() -> List[parity_table.Row]:
     official = official_numbers.read(OFFICIAL)
-    count = len(frames_lib.SIZES) * frames_lib.FRAMES_PER_SIZE
     common = dict(reference=REFERENCE, test=TEST, weights=WEIGHTS,
                   inputs=f"{frames_lib.describe()}, one clip per size, lossless PNG")
-    ours_views = [np.array([v for _, _, v in official[(i, "views_ours")]]) for i in range(count)]
-    theirs_views = [np.array([v for _, _, v in official[(i, "views_official")]])
-                    for i in range(count)]
-    rows = [parity_table.compare(
-        BACKEND, "preprocess", ours_views, theirs_views,
-        compared="each view's img as model.infer received it from estimate_poses vs from "
-        "the official function (load_images defaults): shape, mean, RMS and 32 values per "
-        "frame, both stored by the same official run", recorded=RECORDED, **common)]
-    rows.append(parity_table.compare(
-        BACKEND, "features", _official_poses(official, "pose_ours", count),
-        _official_poses(official, "pose_official", count),
-        compared="outputs[i]['camera_poses'][0] as estimate_poses returns it vs the official "
-        "function's est poses: all 16 elements per frame, both stored by the same official "
-        "run", recorded=RECORDED, **common))
+    rows = recorded_rows()
     scores = our_scores(official)
     mine = [[getattr(s, f) for f in ("score", "ate_rot_deg", "total_gt_rot_deg",
                                      "mean_rot_error_deg")] for s in scores]

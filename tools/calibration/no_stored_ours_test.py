@@ -19,9 +19,9 @@ does), so a new data file or test is scanned without being listed; it is tagged
     file's names must equal its RECORDS entry's.
 (b) Code: every Python file but those in NOT_SCANNED. A string literal without
     whitespace that has the word `ours` in it (`"ours_seeded"`, `"_ours"`,
-    `f"{x}_ours"`; not `f"{ours}"`, whose `ours` is code) is a read of a stored "ours";
-    allowed only in a reader its RECORDS entry names, and only for that
-    entry's names.
+    `f"{x}_ours"`; not `f"{ours}"`, whose `ours` is code) is a read of a stored "ours",
+    and none is allowed: a record is kept, never read (MapAnything's recorded rows are
+    carried in parity.csv, not rebuilt from its stored "ours").
 """
 
 import csv
@@ -42,20 +42,14 @@ class Record:
     """A data file's stored "ours" names, kept as the record of a run outside CI."""
     names: FrozenSet[str]
     why: str
-    # Code allowed to read `names`: only to build parity rows that parity.csv marks
-    # recorded, `recorded_rows` = (backend, checks).
-    readers: FrozenSet[str] = frozenset()
-    recorded_rows: Tuple[str, Tuple[str, ...]] = ("", ())
 
 
 RECORDS: Dict[str, Record] = {
     "tools/calibration/mapanything_official.csv": Record(
         names=frozenset({"views_ours", "pose_ours"}),
         why="map-anything cannot be installed here, so CI cannot run our MapAnything glue: "
-        "the preprocess and features rows compare two stored runs and are recorded "
-        "(not verified); the score row is recomputed",
-        readers=frozenset({"tools/calibration/mapanything_parity.py"}),
-        recorded_rows=("mapanything", ("preprocess", "features"))),
+        "the preprocess and features rows compared two stored runs; parity.csv carries them "
+        "as recorded (not verified) and no code rebuilds them; the score row is recomputed"),
     "benchmarks/mirabench/calibration/consistency_3d_official.csv": Record(
         names=frozenset({"ours_seeded"}),
         why="our seeded values beside the official spread, as the producing run wrote them; "
@@ -219,13 +213,6 @@ def data_violations(root: pathlib.Path) -> List[str]:
     return bad
 
 
-def _allowed(rel: str, literal: str) -> bool:
-    for entry in list(RECORDS.values()):
-        if rel in entry.readers and literal in entry.names:
-            return True
-    return False
-
-
 def code_violations(root: pathlib.Path) -> List[str]:
     bad = []
     for path in _files(root):
@@ -233,8 +220,7 @@ def code_violations(root: pathlib.Path) -> List[str]:
         if path.suffix != ".py" or not _scanned(rel):
             continue
         for line, literal in code_reads(path.read_text(encoding="utf-8")):
-            if not _allowed(rel, literal):
-                bad.append(f"{rel}:{line}: reads a stored ours ({literal!r}); recompute our "
+            bad.append(f"{rel}:{line}: reads a stored ours ({literal!r}); recompute our "
                            "side instead (tools/calibration/README.md, 'Verified or recorded')")
     return bad
 
@@ -245,30 +231,6 @@ def test_no_stored_ours_outside_the_declared_records():
 
 def test_no_code_reads_a_stored_ours():
     assert not code_violations(_workspace())
-
-
-def test_the_readers_of_a_record_build_recorded_rows_only():
-    """Rows built from a stored ours are recorded in parity.csv, never verified parity."""
-    with open(_workspace() / "tools/calibration/parity.csv", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    for rel, entry in RECORDS.items():
-        if not entry.readers:
-            continue
-        backend, checks = entry.recorded_rows
-        assert backend and checks, rel
-        for check in checks:
-            mine = [r for r in rows if r["backend"] == backend and r["check"] == check]
-            assert mine and all(r["recorded"] for r in mine), (rel, backend, check)
-
-
-def test_every_reader_exists_and_names_its_record():
-    """An allow-listed reader is a real file that uses one of its entry's names (a stale
-    reader would let a new file read the names unnoticed)."""
-    root = _workspace()
-    for rel, entry in RECORDS.items():
-        for reader in entry.readers:
-            literals = {lit for _, lit in code_reads((root / reader).read_text("utf-8"))}
-            assert literals & entry.names, (rel, reader)
 
 
 # The check can fail: the cases issue 37 fixed, as they were.
@@ -299,11 +261,8 @@ def test_what_counts_as_reading_a_stored_ours():
                                   (4, "{}_ours"), (5, "ours")]
 
 
-def test_a_reader_may_read_only_its_records_names():
+def test_reading_a_records_name_is_a_read_too():
     assert code_reads('x = official[(i, "views_ours")]\n') == [(1, "views_ours")]
-    assert _allowed("tools/calibration/mapanything_parity.py", "views_ours")
-    assert not _allowed("tools/calibration/mapanything_parity.py", "ours_seeded")
-    assert not _allowed("tools/calibration/mapanything_parity_test.py", "views_ours")
 
 
 def test_undeclared_stored_ours_in_data_is_caught(tmp_path):
