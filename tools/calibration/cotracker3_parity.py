@@ -21,6 +21,7 @@ the CPU of the official run (AVX2), 2.2e-5 relative on an AMD EPYC with AVX-512,
 oneDNN picks other kernels. The other rows stay at the default.
 """
 
+import dataclasses
 import json
 import pathlib
 import tempfile
@@ -108,20 +109,27 @@ def visibility_agreement(visible, official) -> float:
     return float(np.mean(visible[0].numpy().ravel() == (theirs > 0.5)))
 
 
-def _diffs(name, mine, theirs) -> Tuple[str, float, float]:
-    return (name,) + parity_table.differences(mine, theirs)
+def _diffs(name, mine, theirs) -> Tuple[str, float, float, list, list]:
+    return (name,) + parity_table.differences(mine, theirs) + (mine, theirs)
 
 
-def _row(check: str, what: str, parts, **common) -> parity_table.Row:
+def _row(check: str, what: str, parts, **common) -> parity_table.Measured:
     """One row per check (the table's rule): the largest absolute and the largest RELATIVE
     difference over its parts, each part relative to its own scale (positions and
-    visibilities are not pooled, which would hide the visibilities under the pixels)."""
-    names = ", ".join(name for name, _, _ in parts)
-    return parity_table.Row(BACKEND, common["test"], check, f"{names} ({what}) vs the "
-                            "official run's", common["reference"], common["weights"],
-                            common["inputs"], FEATURES_TOLERANCE if check == "features"
-                            else parity_table.DEFAULT_TOLERANCE,
-                            max(a for _, a, _ in parts), max(r for _, _, r in parts))
+    visibilities are not pooled, which would hide the visibilities under the pixels);
+    the per-element bound likewise, part by part, at the row's floor."""
+    names = ", ".join(part[0] for part in parts)
+    row = parity_table.Row(BACKEND, common["test"], check, f"{names} ({what}) vs the "
+                           "official run's", common["reference"], common["weights"],
+                           common["inputs"], FEATURES_TOLERANCE if check == "features"
+                           else parity_table.DEFAULT_TOLERANCE,
+                           max(part[1] for part in parts), max(part[2] for part in parts))
+    floor = parity_table.row_floor(row)
+    bounds = [parity_table.element_bound(mine, theirs, row.tolerance, floor)
+              for _, _, _, mine, theirs in parts]
+    return parity_table.Measured(**dataclasses.asdict(row), floor=floor,
+                                 element_ratio=max(ratio for ratio, _ in bounds),
+                                 floor_needed=max(needed for _, needed in bounds))
 
 
 def run() -> List[parity_table.Row]:
