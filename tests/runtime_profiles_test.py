@@ -12,6 +12,7 @@ import pathlib
 import pytest
 
 from benchmarks.common import runtime_profiles
+from benchmarks.vmbench import checkpoints as vmbench_checkpoints
 from metrics.aesthetic import pins as aesthetic_pins
 from metrics.camera import mapanything_poses
 from metrics.checkpoints import resolver
@@ -31,23 +32,22 @@ from metrics.inception import pins as inception_pins
 from metrics.interpolation import pins as interpolation_pins
 from metrics.iqa import pins as iqa_pins
 from metrics.lpips import lpips
-from metrics.pose import pins as pose_pins
 from metrics.qalign import pins as qalign_pins
 from metrics.segmentation import pins as segmentation_pins
 from metrics.slam import pins as slam_pins
 from metrics.style import pins as style_pins
 from metrics.tracking import pins as tracking_pins
 from metrics.viclip import pins as viclip_pins
-from metrics.videomae import pins as videomae_pins
 from proto import runtime_profile_pb2
 from tools.catalog import catalog_lib
 
-# Where specs are defined: every metrics/<family>/pins.py, plus the model modules that
+# Where specs are defined: every metrics/<family>/pins.py, a benchmark's own files
+# (benchmarks/vmbench/checkpoints.py), plus the model modules that
 # still define their own (CLIP, LPIPS, Depth Anything, DINOv2, MapAnything, ImageReward).
 SPEC_MODULES = (
     aesthetic_pins, amt_pins, detection_pins, dino_pins, flow_pins, i3d_pins, inception_pins,
-    interpolation_pins, iqa_pins, pose_pins, qalign_pins, segmentation_pins, slam_pins,
-    style_pins, tracking_pins, viclip_pins, videomae_pins,
+    interpolation_pins, iqa_pins, qalign_pins, segmentation_pins, slam_pins,
+    style_pins, tracking_pins, viclip_pins, vmbench_checkpoints,
     aesthetic, clip_score, clipiqa, frame_similarity, lpips, depth_anything, backbone,
     mapanything_poses, reward_model)
 

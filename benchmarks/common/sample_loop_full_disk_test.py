@@ -18,7 +18,7 @@ from benchmarks.common import executor as executor_lib
 from benchmarks.common import family as family_lib
 from benchmarks.common import full_disk
 from benchmarks.common import pickled_executor
-from benchmarks.common import ray_executor
+from benchmarks.common import ray_dispatch
 from benchmarks.common import sample_batch
 from benchmarks.common import sample_loop
 from benchmarks.common.sample_store import SampleStore
@@ -239,7 +239,7 @@ class _Obj:
 
 
 class _FakeRay:
-    """What _Dispatch uses of ray, with one synchronous actor running `evaluate`."""
+    """What ray_dispatch.Dispatch uses of ray, with one synchronous actor running `evaluate`."""
 
     exceptions = types.SimpleNamespace(RayError=_RayError, RayActorError=_Lost,
                                        WorkerCrashedError=_Lost, ObjectLostError=_Lost)
@@ -272,7 +272,7 @@ class _FakeRay:
 
 def _dispatch(ray, emit, items=ITEMS):
     actor = ray.actor()
-    return ray_executor._Dispatch(  # pylint: disable=protected-access
+    return ray_dispatch.Dispatch(
         ray, types.SimpleNamespace(actors=[], max_retries=0), lambda: actor, 1, items,
         [_ref(i) for i in items], emit, "toy", 1)
 

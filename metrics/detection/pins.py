@@ -3,12 +3,6 @@ metrics/checkpoints)."""
 
 from metrics.checkpoints import resolver
 
-# Swin-B (cogcoor) as GD-ML/VMBench ships it (no revision or digest given: unpinned).
-GROUNDING_DINO_SWINB = resolver.CheckpointSpec(
-    name="vmbench_groundingdino_swinb", filename="groundingdino_swinb_cogcoor.pth",
-    hf_repo="GD-ML/VMBench", license="Apache-2.0 (IDEA-Research/GroundingDINO)",
-    approx_size_bytes=939_440_816)
-
 # Swin-T OGC, IDEA-Research's v0.1.0-alpha release file.
 GROUNDING_DINO_SWINT_OGC = resolver.CheckpointSpec(
     name="groundingdino_swint_ogc", filename="groundingdino_swint_ogc.pth",

@@ -1,21 +1,7 @@
-"""The pinned checkpoints of the segmentation family: SAM, SAM 2.1, SAM 3 (the convention:
-metrics/checkpoints)."""
+"""The pinned checkpoints of the segmentation family: SAM 2.1 B+, SAM 3 (the convention:
+metrics/checkpoints). A benchmark that ships its own copy of a file pins it itself."""
 
 from metrics.checkpoints import resolver
-
-# Meta's release sam_vit_h_4b8939.pth as GD-ML/VMBench ships it (2,564,550,879 bytes,
-# sha256 a7bf3b02...; the same digest is published by many independent users of that
-# file): a different file under that name is refused.
-SAM_VIT_H = resolver.CheckpointSpec(
-    name="vmbench_sam_vit_h", filename="sam_vit_h_4b8939.pth", hf_repo="GD-ML/VMBench",
-    sha256="a7bf3b02f3ebf1267aba913ff637d9a2d5c33d3173bb679e46d9f338c26f262e",
-    size_bytes=2_564_550_879, license="Apache-2.0 (facebookresearch/segment-anything)")
-
-# SAM 2.1 Hiera-L as GD-ML/VMBench ships it (no revision or digest given: unpinned).
-SAM2_1_HIERA_L = resolver.CheckpointSpec(
-    name="vmbench_sam2_1_hiera_large", filename="sam2.1_hiera_large.pt",
-    hf_repo="GD-ML/VMBench", license="Apache-2.0 (facebookresearch/sam2)",
-    approx_size_bytes=897_787_592)
 
 # SAM 2.1 Hiera-B+ from Meta's hub repository (no digest published there; not pinned).
 # Size estimated from the official state dict's float32 tensors.

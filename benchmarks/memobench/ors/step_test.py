@@ -1,10 +1,8 @@
 """End-to-end tests of run_ors on the MemoBench-shaped fixture with a tiny random SAM-3.
 
 The model is saved by the test and found through the real resolver (--checkpoint_dir,
-offline). Each clip's row is checked against a reference written here from
-compute_ors.py: frames sorted by name, read with cv2.imread, R range from a
-transcription of map_keyframes, SAM-3 masks' coverage computed from the binary masks
-themselves, and the clip arithmetic in numpy.
+offline). Each clip's row is checked against reference_rows.py, written independently
+from compute_ors.py.
 """
 
 import os
@@ -12,18 +10,16 @@ import os
 os.environ["HF_HUB_OFFLINE"] = "1"  # before huggingface_hub reads it at import
 # pylint: disable=wrong-import-position
 
-import csv
 import json
-import re
 import shutil
 
-import cv2
 import numpy as np
 import pytest
 
 from benchmarks.common import sample_loop
 from benchmarks.memobench import generated
 from benchmarks.memobench.ors import metadata
+from benchmarks.memobench.ors import reference_rows
 from benchmarks.memobench.ors import step
 from benchmarks.memobench.step1.prepare import Step1Settings
 from metrics.segmentation import sam3
@@ -58,51 +54,6 @@ def first_run(fixture, tmp_path_factory):
     return out, step.run_ors(clips, built["data_dir"], settings, out)
 
 
-def _csv(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        reader = csv.DictReader(f)
-        return reader.fieldnames, list(reader)
-
-
-def _reference_row(built, detector, clip_id, frames_dir):
-    """compute_ors.py on one clip, written out independently."""
-    key = ("Real/" if clip_id.isdigit() else "Synthetic/") + clip_id
-    spec = built["clips"][key]
-    real = clip_id.isdigit()
-    paths = sorted(p for p in frames_dir.iterdir() if p.suffix == ".png")
-    n = len(paths)
-    n_gt = (len(list((spec["gt_dir"] / "FRAMES").iterdir())) if real else
-            np.load(spec["files"]["intrinsics"]).shape[0])
-    h = max(2, min(round(spec["exit"] / n_gt * n), n - 4))
-    r = max(h + 2, min(round(spec["reenter"] / n_gt * n), n - 1))
-    text = ("a red ball" if real else
-            re.search(r"sees (.*?\(subject\)[^.,]*)", spec["prompt"], re.I).group(1)
-            .strip().rstrip(".,"))
-    prompt = sam3.encode_prompt(detector, text)
-    confidences, n_detected = [], 0
-    for path in paths[r:]:
-        frame = cv2.imread(str(path))
-        if frame is None:
-            continue
-        found = sam3.detect(detector, cv2.cvtColor(frame, cv2.COLOR_BGR2RGB), prompt,
-                            return_masks=True)
-        cov = found.masks.reshape(len(found.masks), -1).sum(1) / (frame.shape[0] * frame.shape[1])
-        for upper in (0.5, 0.7):
-            pool = (cov >= 0.0005) & (cov <= upper)
-            if pool.any():
-                confidences.append(float(found.scores[pool].max()))
-                n_detected += 1
-                break
-    n_r = n - r
-    rate = n_detected / n_r if n_r else 0.0
-    mean = float(np.mean(confidences)) if confidences else 0.0
-    return {"clip_id": clip_id, "data_type": "real" if real else "synthetic",
-            "scene": "real" if real else clip_id.rsplit("_", 1)[0], "n_gen": str(n),
-            "r_start": str(r), "ors": str(round(rate * mean, 4)),
-            "detection_rate": str(round(rate, 4)), "mean_confidence": str(round(mean, 4)),
-            "n_r_frames": str(n_r), "n_detected": str(n_detected)}
-
-
 def _detector(ckpt):
     return sam3.load_sam3(ckpt / "sam3", "cpu")
 
@@ -110,13 +61,13 @@ def _detector(ckpt):
 def test_csv_rows_match_the_reference(fixture, first_run):
     built, clips, _, ckpt = fixture
     out, outcome = first_run
-    columns, rows = _csv(out / "ors_scores.csv")
+    columns, rows = reference_rows.read_csv(out / "ors_scores.csv")
     assert columns == COLUMNS
     assert [r["clip_id"] for r in rows] == CLIP_IDS
     detector = _detector(ckpt)
     sources = {c.clip_id: c.source for c in clips}
     for row in rows:
-        assert row == _reference_row(built, detector, row["clip_id"], sources[row["clip_id"]])
+        assert row == reference_rows.reference_row(built, detector, row["clip_id"], sources[row["clip_id"]])
     # The tiny model's verdicts vary frame to frame, so frame choice and colour order matter.
     assert 0 < sum(int(r["n_detected"]) for r in rows) < sum(int(r["n_r_frames"]) for r in rows)
     assert (out / "ors_scores.csv").read_bytes().startswith(
@@ -130,7 +81,7 @@ def test_samples_and_metric(first_run):
     assert not any(s.error for s in outcome.samples)
     assert outcome.expected_ids == ["synthetic/Barnyard_001", "synthetic/Barnyard_002",
                                     "synthetic/CityPark_001", "real/001"]
-    _, rows = _csv(out / "ors_scores.csv")
+    _, rows = reference_rows.read_csv(out / "ors_scores.csv")
     for sample, row in zip(outcome.samples, rows):
         assert sample.metrics["ORS"] == float(row["ors"])
         assert sample.diagnostics["ors:r_start"] == row["r_start"]
@@ -174,7 +125,7 @@ def test_resume_reuses_scored_clips_and_appends_the_rest(fixture, first_run, tmp
     assert [s.sample_id for s in resumed.samples] == CLIP_IDS
 
     fresh = step.run_ors(clips[:1], built["data_dir"], settings, work, resume=False)
-    _, rows = _csv(work / "ors_scores.csv")
+    _, rows = reference_rows.read_csv(work / "ors_scores.csv")
     assert [r["clip_id"] for r in rows] == ["Barnyard_001"] and len(fresh.samples) == 1
 
 
@@ -189,7 +140,7 @@ def test_changed_metadata_invalidates_resumed_clips(fixture, first_run, tmp_path
     again = step.run_ors(clips[-1:], built["data_dir"], settings, work, resume=True,
                          metadata_dir=meta)
     assert again.samples[0].diagnostics["ors:prompt"] == "a blue ball"
-    _, rows = _csv(work / "ors_scores.csv")
+    _, rows = reference_rows.read_csv(work / "ors_scores.csv")
     assert [r["clip_id"] for r in rows] == ["001"]
 
 
@@ -234,8 +185,8 @@ def test_unreadable_frame_counts_in_the_denominator(fixture, tmp_path):
     last.write_bytes(b"not a png")
     moved = generated.discover_synthetic(tmp_path / "Synthetic")
     outcome = step.run_ors(moved, built["data_dir"], settings, tmp_path / "out")
-    _, rows = _csv(tmp_path / "out" / "ors_scores.csv")
-    assert rows == [_reference_row(built, _detector(ckpt), "Barnyard_001", frames_dir)]
+    _, rows = reference_rows.read_csv(tmp_path / "out" / "ors_scores.csv")
+    assert rows == [reference_rows.reference_row(built, _detector(ckpt), "Barnyard_001", frames_dir)]
     sample = outcome.samples[0]
     assert sample.diagnostics["ors:unreadable_frames"] == "1"
     assert sample.diagnostics["ors:frames"].endswith("null]")
@@ -263,7 +214,7 @@ def test_a_png_opencv_refuses_is_that_clips_error_row_the_others_scored(fixture,
     assert f"{huge}: expected a readable PNG/JPEG image" in error
     assert "a PNG whose header claims 100000x100000 pixels" in error
     assert "ORS" not in by_id["Barnyard_002"].metrics
-    _, rows = _csv(tmp_path / "out" / "ors_scores.csv")
+    _, rows = reference_rows.read_csv(tmp_path / "out" / "ors_scores.csv")
     assert [r["clip_id"] for r in rows] == ["Barnyard_001"]
 
 
@@ -273,7 +224,7 @@ def test_video_without_frames_scores_zero_like_upstream(fixture, tmp_path):
     (tmp_path / "Synthetic" / "Barnyard_002.mp4").write_bytes(b"not a video")
     clips = generated.discover_synthetic(tmp_path / "Synthetic")
     outcome = step.run_ors(clips, built["data_dir"], settings, tmp_path / "out")
-    _, rows = _csv(tmp_path / "out" / "ors_scores.csv")
+    _, rows = reference_rows.read_csv(tmp_path / "out" / "ors_scores.csv")
     assert rows == [{"clip_id": "Barnyard_002", "data_type": "synthetic", "scene": "Barnyard",
                      "n_gen": "0", "r_start": "4", "ors": "0.0", "detection_rate": "0.0",
                      "mean_confidence": "0.0", "n_r_frames": "0", "n_detected": "0"}]
@@ -291,7 +242,7 @@ def test_clip_without_metadata_is_a_failed_sample(fixture, tmp_path):
                                                       "CityPark_001"]
     assert all("synthetic_metadata.csv" in s.error for s in outcome.samples[1:])
     assert outcome.expected_ids == ["real/001"] and outcome.metric.sample_count == 1
-    _, rows = _csv(tmp_path / "out" / "ors_scores.csv")
+    _, rows = reference_rows.read_csv(tmp_path / "out" / "ors_scores.csv")
     assert [r["clip_id"] for r in rows] == ["001"]
 
 
