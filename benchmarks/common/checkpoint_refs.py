@@ -4,7 +4,7 @@
 `checkpoint_dir` and `offline` (a runner's config or a small adapter of it).
 """
 
-from typing import Tuple
+from typing import List, Sequence, Tuple
 
 from absl import logging
 
@@ -32,3 +32,11 @@ def resolve(spec: resolver.CheckpointSpec, settings,
         pinned_digest_matched=bool(spec.sha256),  # resolve() refuses a mismatch
         pin=found.pin, lock_file=found.lock_file)  # "sha256", "lock" (verified) or ""
     return found, ref
+
+
+def resolve_all(specs: Sequence[resolver.CheckpointSpec], settings, metric_id: str
+                ) -> Tuple[List, Tuple[scorecard_pb2.CheckpointRef, ...]]:
+    """(paths, refs) of `specs`, in order; CheckpointUnavailable (with its fetch command)
+    for the first one absent."""
+    found = [resolve(spec, settings, metric_id) for spec in specs]
+    return [f.path for f, _ in found], tuple(ref for _, ref in found)

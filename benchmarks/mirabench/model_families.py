@@ -14,6 +14,7 @@ import functools
 
 import numpy as np
 
+from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family as family_lib
 from benchmarks.common import model_recipe
@@ -39,9 +40,7 @@ def model_backend(name, implementation, checked, note,
 
 
 def _resolve_all(config, specs, metric_id):
-    """(paths, refs) of `specs`; CheckpointUnavailable with its fetch command if one is absent."""
-    found = [checkpoint_refs.resolve(spec, config.common, metric_id) for spec in specs]
-    return [f.path for f, _ in found], tuple(ref for _, ref in found)
+    return checkpoint_refs.resolve_all(specs, config.common, metric_id)
 
 
 def _recipe(config, build, name) -> model_recipe.ModelRecipe:
@@ -247,7 +246,8 @@ COTRACKER_BACKEND = model_backend(
     "metrics/tracking/cotracker2/testdata/calibration.json",
     "no torch.hub at run time: cotracker2.pth through the checkpoint resolver; 6 iterations at "
     "384x512; the official mean over the concatenated cumulative histories (visibility "
-    "ignored); a clip of at most 4 frames has no value (upstream fails on it)")
+    "ignored); a clip of at most 4 frames has no value (upstream fails on it)",
+    parity=calibration.parity("cotracker2_online"))
 
 # --tracking_history: "official" (every online call's cumulative history concatenated,
 # early frames counted once per call: the official quirk) or "final" (the last history

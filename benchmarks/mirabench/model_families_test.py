@@ -92,7 +92,11 @@ def test_every_wired_family_is_built_with_its_checkpoints(prepared, checkpoint_d
         ("tracking_strength", str(checkpoint_dir["cotracker2"] / "cotracker2.pth"))}
     for metric_id in WIRED:
         backend = prepared.backend_of(metric_id)
-        assert backend.official and not backend.parity.verified
+        assert backend.official
+        if metric_id == "tracking_strength":  # parity.csv rows, recomputed in CI
+            assert backend.parity.verified and "cotracker2_online" in backend.parity.evidence
+            continue
+        assert not backend.parity.verified
         assert "never run on the real weights" in backend.parity.scope
 
 

@@ -3,21 +3,9 @@ the first padded, scaled image; the statistic is transcribed in numpy here."""
 
 import numpy as np
 import pytest
-import torch
 
 from metrics.flow import dynamic_degree
-
-
-class _FakeRaft(torch.nn.Module):
-
-    def __init__(self):
-        super().__init__()
-        self.anchor = torch.nn.Parameter(torch.zeros(1))
-
-    def forward(self, image1, image2, num_flow_updates):
-        assert num_flow_updates == 20
-        flow = torch.stack([10 * image1[:, 0], torch.zeros_like(image1[:, 0])], 1)
-        return [flow * 0, flow]
+from metrics.flow import fake_flow
 
 
 def _want(frame, fraction):
@@ -30,7 +18,7 @@ def _want(frame, fraction):
 @pytest.mark.parametrize("fraction", [0.05, 0.5])
 def test_each_pair_is_the_top_fraction_mean_of_the_padded_flow(fraction):
     frames = list(np.random.default_rng(4).integers(0, 256, (3, 37, 45, 3), dtype=np.uint8))
-    got = dynamic_degree.pair_top_speeds(frames, _FakeRaft(), fraction)
+    got = dynamic_degree.pair_top_speeds(frames, fake_flow.RedChannelRaft(), fraction)
     assert len(got) == 2
     for value, frame in zip(got, frames[:-1]):
         assert value == pytest.approx(_want(frame, fraction), rel=1e-5)
@@ -40,4 +28,4 @@ def test_each_pair_is_the_top_fraction_mean_of_the_padded_flow(fraction):
 def test_a_bad_fraction_is_an_error():
     frames = list(np.zeros((2, 8, 8, 3), np.uint8))
     with pytest.raises(ValueError, match="fraction"):
-        dynamic_degree.pair_top_speeds(frames, _FakeRaft(), 0.0)
+        dynamic_degree.pair_top_speeds(frames, fake_flow.RedChannelRaft(), 0.0)

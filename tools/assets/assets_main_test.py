@@ -70,7 +70,7 @@ def test_bad_usage_exits_2_and_lists_the_valid_choices(tmp_path):
     assert done.returncode == 2 and "plan or fetch" in done.stderr
     done = _run(tmp_path, "plan", "--benchmark=nosuchbench")
     assert done.returncode == 2 and "'nosuchbench'" in done.stderr and "vbench" in done.stderr
-    done = _run(tmp_path, "fetch", "--benchmark=vbench")
+    done = _run(tmp_path, "fetch", "--benchmark=video-bench")
     assert done.returncode == 2 and "memobench" in done.stderr  # no profile: lists those with one
     done = _run(tmp_path, "fetch", "--benchmark=memobench", "--metrics=Nope")
     assert done.returncode == 2 and "'Nope'" in done.stderr and "GT_ALL_PSNR" in done.stderr

@@ -15,9 +15,19 @@ and metrics/viclip/similarity recompute our side:
 
 * preprocess: the caption token ids (our tokenizer over open_clip's copy of the official
   BPE file) vs the official `tokenize(caption, 32)`; a one-id change is 2e-5 of the
-  largest id (49407) and fails. NOT compared: the frame transform (resize, crop,
-  normalisation of metrics/viclip/inputs.pixel_values): the official run was fed
-  normalised frames, and no official transform output is stored.
+  largest id (49407) and fails. And the frame path, against a second record
+  (viclip_frames_official.csv, provenance and input digests in viclip_frames_official.json):
+  Miradata 7ad0579 evaluation/text_video_consistency.py's `get_frame_indices(8, vlen,
+  "middle")` and `clip_transform(224)` on the uint8 (T, C, H, W) tensor, run on two
+  rendered videos (13 frames at 427x239, 5 frames at 131x97: upsampled, last index
+  repeated) under the README's torch 1.12.1 / torchvision 0.13.1 (a tensor Resize does not
+  antialias) and under the lock's torchvision 0.29.1 (it does by default); per sampled
+  frame the shape, mean, RMS and 268 values (256 seeded, the 12 corners). Ours picks the
+  frames with metrics/viclip/inputs.middle_frame_indices and transforms them with
+  inputs.pixel_values(antialias=False), resp. True: a wrong frame, filter, crop or
+  rounding moves the stats far beyond the tolerance (one uint8 level is 7e-3 of the
+  peak). The decoder is not compared (the official run got the frames as decord's torch
+  bridge returns them).
 * features: both towers' embeddings (videos, captions from our tokens, fixed rows).
 * score: every video-caption cosine of metrics/viclip/similarity.
 """
@@ -32,17 +42,25 @@ import numpy as np
 import torch
 
 from benchmarks.common import paths
+from metrics.viclip import inputs as inputs_lib
 from metrics.viclip import loader
 from metrics.viclip import similarity
 from metrics.viclip import tiny_checkpoint
 from metrics.viclip import tokenizer as tokenizer_lib
 from metrics.viclip import upstream_inputs
+from tools.calibration import official_numbers
 from tools.calibration import parity_table
+from tools.fixtures import scene
 
 BACKEND = "viclip_internvid_10m_flt"
 TEST = "//tools/calibration:viclip_parity_test"
 OFFICIAL = upstream_inputs.UPSTREAM
 SMALL = upstream_inputs.SMALL
+FRAMES_OFFICIAL = "tools/calibration/viclip_frames_official.csv"
+FRAMES_PROVENANCE = "tools/calibration/viclip_frames_official.json"
+FRAMES_COMMIT = "7ad05795dd74acdc6b364222a9fa885a94b0c1a2"
+# The official frame path under each torchvision: (tensor suffix, our antialias setting).
+TRANSFORMS = {"0.13.1": ("tv013", False), "0.29.1": ("tv029", True)}
 REFERENCE = ("mira-space/Miradata @7ad0579 third_party/ViCLIP (ViCLIP, SimpleTokenizer; the "
              "modules of OpenGVLab/InternVideo @3965eef Data/InternVid/viclip), torch 2.14.1 "
              "CPU, run outside the repository; numbers in " + OFFICIAL)
@@ -56,6 +74,8 @@ INPUTS = (f"2 videos of {SMALL.num_frames} seeded standard-normal frames (seed "
           f"{upstream_inputs.VIDEO_SEED}) fed as normalised {SMALL.image_size}x"
           f"{SMALL.image_size} frames; 3 captions (one cut at {SMALL.context_length} tokens); "
           "2 fixed token rows")
+FRAME_INPUTS = ("2 RGB videos of the //tools/fixtures room: 13 frames at 427x239 (seed 11), 5 "
+                "frames at 131x97 (seed 12)")
 
 
 def official() -> dict:
@@ -119,6 +139,47 @@ def ours(record: dict) -> dict:
             "cosine": np.array(cosines)}
 
 
+def frame_videos() -> List[np.ndarray]:
+    """The frame record's videos, uint8 RGB (T, H, W, 3), their digests checked.
+
+    Raises:
+        ValueError: A rendered video is not the one the record was made on.
+    """
+    provenance = json.loads(paths.runfile(FRAMES_PROVENANCE).read_text(encoding="utf-8"))
+    if provenance["upstream"]["commit"] != FRAMES_COMMIT:
+        raise ValueError(f"{FRAMES_PROVENANCE} is of commit {provenance['upstream']['commit']}")
+    videos = []
+    for _, spec in sorted(provenance["videos"].items()):
+        bgr = scene.render_clip(spec["frames"], spec["height"], spec["width"],
+                                spec["scene_seed"])[0]
+        rgb = np.ascontiguousarray(bgr[..., ::-1])
+        if _sha256(rgb.tobytes()) != spec["sha256"]:
+            raise ValueError(f"{FRAMES_OFFICIAL} was made on other frames: stale")
+        videos.append(rgb)
+    return videos
+
+
+def frame_row(version: str, **common) -> parity_table.Measured:
+    """Our middle frames and pixel_values against the official frame path under torchvision
+    `version` (module docstring), every sampled frame of both videos pooled."""
+    numbers = official_numbers.read(FRAMES_OFFICIAL)
+    suffix, antialias = TRANSFORMS[version]
+    mine, theirs = [], []
+    for v, video in enumerate(frame_videos()):
+        frames = video[inputs_lib.middle_frame_indices(len(video))]
+        for t, pixels in enumerate(inputs_lib.pixel_values(frames, antialias=antialias)):
+            wanted = numbers[(t, f"video{v}_{suffix}")]
+            mine.append(official_numbers.stats_like(pixels, wanted))
+            theirs.append(np.array([value for _, _, value in wanted]))
+    return parity_table.compare(
+        BACKEND, "preprocess", mine, theirs,
+        compared=f"the 8 frames of metrics/viclip/inputs.middle_frame_indices through "
+        f"inputs.pixel_values(antialias={antialias}) vs text_video_consistency.py's "
+        f"get_frame_indices(middle) and clip_transform(224) under torchvision {version}: shape, "
+        "mean, RMS and 268 values (256 seeded, the corners) per frame, 2 rendered videos",
+        **common)
+
+
 def run() -> List[parity_table.Row]:
     record = official()
     mine = ours(record)
@@ -128,8 +189,8 @@ def run() -> List[parity_table.Row]:
             BACKEND, "preprocess", mine["tokens"], np.array(record["caption_tokens"]),
             compared="caption token ids (metrics/viclip/tokenizer.caption_tokens over open_clip's "
             "copy of the official BPE file, sha256 checked) vs the official tokenize(caption, "
-            "32), every id; the frame transform is not compared (the official run was fed "
-            "normalised frames)", **common),
+            "32), every id", **common),
+        *[frame_row(version, **dict(common, inputs=FRAME_INPUTS)) for version in TRANSFORMS],
         parity_table.compare(
             BACKEND, "features", [mine["vision"], mine["text"], mine["fixed"]],
             [_array(record[k]) for k in ("vision_embedding", "text_embedding_captions",

@@ -15,6 +15,7 @@ from absl import flags
 from tools.calibration import clip_parity
 from tools.calibration import clip_score_parity
 from tools.calibration import clipiqa_parity
+from tools.calibration import cotracker2_parity
 from tools.calibration import cotracker3_parity
 from tools.calibration import depth_anything_parity
 from tools.calibration import dinov2_parity
@@ -32,6 +33,8 @@ from tools.calibration import sam2_parity
 from tools.calibration import sam3_parity
 from tools.calibration import sam_v1_parity
 from tools.calibration import sea_raft_parity
+from tools.calibration import vbench_clip_parity
+from tools.calibration import vbench_dino_parity
 from tools.calibration import videomae_parity
 from tools.calibration import vfimamba_parity
 from tools.calibration import viclip_parity
@@ -45,7 +48,9 @@ RUNS = (lpips_parity.run, clip_parity.run_aesthetic, clip_parity.run_b32, raft_p
         grounding_dino_parity.run, sam_v1_parity.run, sam2_parity.run, videomae_parity.run,
         cotracker3_parity.run, imagereward_parity.run, sam3_parity.run, qalign_parity.run,
         mapanything_parity.run, sea_raft_parity.run, ois_parity.run, gram_parity.run,
-        clip_score_parity.run, vfimamba_parity.run, sam2_motion_parity.run, viclip_parity.run)
+        clip_score_parity.run, vfimamba_parity.run, sam2_motion_parity.run, viclip_parity.run,
+        cotracker2_parity.run, vbench_clip_parity.run_b32, vbench_clip_parity.run_aesthetic,
+        vbench_dino_parity.run)
 
 
 def all_rows():

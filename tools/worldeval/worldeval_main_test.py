@@ -27,7 +27,7 @@ def test_preflight_runs_preflight_with_its_exit_code(tmp_path):
 
 
 def test_assets_and_run_pass_their_arguments_through(tmp_path):
-    plan = WORLDEVAL.run(tmp_path, "assets", "plan", "--benchmark=vbench")
+    plan = WORLDEVAL.run(tmp_path, "assets", "plan", "--benchmark=video-bench")
     assert plan.returncode == 0 and "No runtime profile yet" in plan.stdout
     run = WORLDEVAL.run(tmp_path, "run", "--benchmark=memobench", "--help")
     assert "--generated_dir" in run.stdout, run.stderr[-3000:]  # the runner's own help (absl exits 1 after it)
@@ -50,7 +50,7 @@ def test_help_lists_each_subcommand_in_one_line_and_the_runnable_benchmarks(tmp_
         listed = next(l for l in lines if l.startswith("benchmarks with a run program: "))
         assert listed.startswith("benchmarks with a run program: " + ", ".join(runnable))
         assert f"; {len(catalog_lib.benchmark_ids()) - len(runnable)} more" in listed
-        assert "vbench" not in listed  # catalogued, no runner
+        assert "video-bench" not in listed  # catalogued, no runner
 
 
 def test_unknown_or_missing_subcommand_prints_the_usage_and_exits_2(tmp_path):
@@ -69,7 +69,7 @@ def test_run_without_a_benchmark_offers_the_runnable_ones(tmp_path):
     assert done.returncode == 2
     runnable = ", ".join(dispatch.per_benchmark_targets("run"))
     assert f"run needs --benchmark=ID; benchmarks with a run program: {runnable};" in done.stderr
-    assert "vbench" not in done.stderr
+    assert "video-bench" not in done.stderr
 
 
 def test_report_runs_the_report_program(tmp_path):
@@ -79,9 +79,9 @@ def test_report_runs_the_report_program(tmp_path):
 
 
 def test_a_benchmark_without_a_runner_says_which_have_one(tmp_path):
-    done = WORLDEVAL.run(tmp_path, "run", "--benchmark=vbench")
+    done = WORLDEVAL.run(tmp_path, "run", "--benchmark=video-bench")
     assert done.returncode == 2
-    assert "no run program for vbench yet" in done.stderr
+    assert "no run program for video-bench yet" in done.stderr
     assert "memobench (//benchmarks/memobench:run)" in done.stderr
 
 

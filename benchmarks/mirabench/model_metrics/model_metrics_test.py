@@ -20,6 +20,7 @@ from metrics.clip import aesthetic
 from metrics.clip import tiny_clip
 from metrics.clip import vision
 from metrics.dino import vit
+from metrics.flow import fake_flow
 from metrics.iqa import musiq
 
 
@@ -99,19 +100,6 @@ def test_imaging_quality_is_the_mean_musiq_score_after_the_longer_side_rule(tmp_
         imaging_quality.compute(frames.astype(np.float32), model)
 
 
-class _FakeRaft(torch.nn.Module):
-    """Returns a flow (10 * red, 0) of image1 as received, so magnitudes depend on padding."""
-
-    def __init__(self):
-        super().__init__()
-        self.anchor = torch.nn.Parameter(torch.zeros(1))
-
-    def forward(self, image1, image2, num_flow_updates):
-        assert num_flow_updates == 20
-        flow = torch.stack([10 * image1[:, 0], torch.zeros_like(image1[:, 0])], 1)
-        return [flow * 0, flow]
-
-
 def test_dynamic_degree_is_the_top_five_percent_mean_on_the_padded_flow():
     frames = _clip(count=3, shape=(37, 45, 3), seed=6)  # pads to 40 x 48, centred
     scores = []
@@ -120,9 +108,10 @@ def test_dynamic_degree_is_the_top_five_percent_mean_on_the_padded_flow():
         speed = np.abs(10 * (2 * (red / np.float32(255.0)) - np.float32(1.0)))
         cut = int(40 * 48 * 0.05)  # 96, of the padded size
         scores.append(np.sort(speed.ravel())[::-1][:cut].astype(np.float64).mean())
-    got = dynamic_degree.pair_scores(frames, _FakeRaft())
+    got = dynamic_degree.pair_scores(frames, fake_flow.RedChannelRaft())
     np.testing.assert_allclose(got, scores, rtol=1e-6)
-    assert dynamic_degree.compute(frames, _FakeRaft()) == pytest.approx(np.mean(scores), rel=1e-6)
+    assert dynamic_degree.compute(frames, fake_flow.RedChannelRaft()) == pytest.approx(
+        np.mean(scores), rel=1e-6)
 
 
 class _FakeOnlineTracker:

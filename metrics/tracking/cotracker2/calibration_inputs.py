@@ -1,8 +1,7 @@
 """The seeded inputs of the CoTracker2 calibration (testdata/calibration.json): the video and
 the weight digest that upstream co-tracker 82e02e8 was run on, and the call's settings.
 
-Shared by //metrics/tracking/cotracker2:calibration_test and
-//tools/calibration:cotracker2_parity_test, which both recompute our side on them.
+Used by //tools/calibration:cotracker2_parity_test, which recomputes our side on them.
 """
 
 import hashlib

@@ -9,7 +9,7 @@ window_len=8, v2=True)` and loads the file (a plain state dict) strictly; co-tra
 321 tensors (51,065,763 values, the stored `time_emb` and `pos_emb` tables included).
 Reading and strict checking are CoTracker3's (metrics.tracking.cotracker3.loader).
 
-Parity (calibration_test.py, recomputed in CI): seeded RANDOM full-size weights saved in
+Parity (//tools/calibration:cotracker2_parity_test, recomputed in CI): seeded RANDOM full-size weights saved in
 the official format and read by this loader; this package's track histories, visibility
 probabilities and flags on a seeded 14-frame 96x128 video (grid_size=10, the official
 chunking) against the stored outputs of co-tracker's own CoTracker2 +
