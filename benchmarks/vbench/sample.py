@@ -10,6 +10,7 @@ frames from that array (benchmarks/vbench/dimension.Video).
 """
 
 import dataclasses
+import functools
 import pathlib
 import time
 from typing import Dict, Mapping, Optional, Sequence, Tuple
@@ -57,10 +58,17 @@ class VideoContext(sample_context.SampleContext):
     item: Item
     fps: float
 
+    @functools.cached_property
+    def rgb(self) -> np.ndarray:
+        """The frames as RGB, flipped once for all of the video's dimensions (read-only:
+        they share it)."""
+        rgb = np.ascontiguousarray(self.frames[..., ::-1])
+        rgb.flags.writeable = False
+        return rgb
+
     def video(self, dim: str) -> dimension.Video:
-        return dimension.Video(rgb=np.ascontiguousarray(self.frames[..., ::-1]), fps=self.fps,
-                               path=self.item.path, prompt=self.item.prompt,
-                               auxiliary=self.item.auxiliary.get(dim))
+        return dimension.Video(rgb=self.rgb, fps=self.fps, path=self.item.path,
+                               prompt=self.item.prompt, auxiliary=self.item.auxiliary.get(dim))
 
 
 @dataclasses.dataclass(frozen=True)
