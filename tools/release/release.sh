@@ -21,59 +21,46 @@ fi
 
 # A runner's release file is its Python zip behind one shebang line, byte for byte what
 # `--build_python_zip` makes bazel-bin/<pkg>/<name> (echo '#!/usr/bin/env python3' | cat -
-# <name>.zip). The zip comes from the py_binary's python_zip_file output group rather
-# than from --build_python_zip, which would also zip every Python tool the build runs
-# (the bundled-sample packers, 100 MB of wheels each) and run those tools from zips.
-SHEBANG='#!/usr/bin/env python3'
+# <name>.zip). //tools/release:pack writes it from the zipper's own plan (aquery of the
+# runners' PythonZipper actions) instead of running those actions: the runners share
+# ~6.6 GB of wheels, which the zipper would compress once per runner (5 x ~2 min, twice
+# under --check); pack compresses each file once, on every core, and copies it into the
+# other zips (tools/release/pack_test.py pins its bytes to the zipper's).
+PER_FILE=--define=worldeval_runfiles=per_file
 
-zip_of() {
-  local pkg=${1#//}; pkg=${pkg%%:*}
-  echo "bazel-bin/$pkg/${1##*:}.zip"
-}
-
-release_name() {
+release_name() {  # //benchmarks/vbench:run -> vbench-run (pack.release_name)
   local pkg=${1#//}; pkg=${pkg%%:*}
   echo "$(basename "$pkg")-${1##*:}"
 }
 
-# Builds the runners' zips and writes "sha256  name" lines (of the release files) to $1.
-# Each zip is GBs (torch): the release file is hashed as a stream, never written twice.
-# The zip actions run unsandboxed (PythonZipper=local): a sandbox would first lay out, then
-# delete, a symlink for each of the ~60k files the zipper reads from its explicit list.
+# Builds the release files into $2 and writes "sha256  name" lines to $1.
 build() {
-  local started=$SECONDS
-  ./bazelw build --output_groups=python_zip_file --strategy=PythonZipper=local \
-    --define=worldeval_runfiles=per_file \
-    "${RUNNERS[@]}" >&2
-  : > "$1"
-  for target in "${RUNNERS[@]}"; do
-    sum=$({ echo "$SHEBANG"; cat "$(zip_of "$target")"; } | sha256sum | cut -d' ' -f1)
-    echo "$sum  $(release_name "$target")" >> "$1"
-  done
+  local started=$SECONDS actions
+  actions=$(mktemp)
+  # The runners' runfiles file by file (their trees are not laid out: pack reads the
+  # files where Bazel keeps them), then pack itself (a normal binary, runfiles and all).
+  ./bazelw build $PER_FILE --nobuild_runfile_links "${RUNNERS[@]}" >&2
+  ./bazelw build $PER_FILE //tools/release:pack >&2
+  ./bazelw aquery $PER_FILE --output=jsonproto \
+    "mnemonic(\"PythonZipper\", set(${RUNNERS[*]}))" > "$actions"
+  bazel-bin/tools/release/pack --actions="$actions" \
+    --execroot="$(./bazelw info $PER_FILE execution_root 2>/dev/null)" \
+    --output_base="$(./bazelw info $PER_FILE output_base 2>/dev/null)" \
+    --out_dir="$2" --sums="$1" "${RUNNERS[@]}"
+  rm -f "$actions"
   echo "release: built and hashed ${#RUNNERS[@]} runners in $(( SECONDS - started )) s" >&2
 }
 
-# Writes dist/<benchmark>-run from each zip, then deletes the zip.
-publish() {
-  mkdir -p dist
-  for target in "${RUNNERS[@]}"; do
-    out="dist/$(release_name "$target")"
-    rm -f "$out"
-    { echo "$SHEBANG"; cat "$(zip_of "$target")"; } > "$out"
-    rm -f "$(zip_of "$target")"
-    chmod 755 "$out"
-  done
-  mv -f "$1" dist/SHA256SUMS
-}
-
 sums=$(mktemp)
-build "$sums"
+mkdir -p dist
+build "$sums" dist
 cat "$sums"
 if [[ "${1:-}" == "--check" ]]; then
   first=$(mktemp)
   cp "$sums" "$first"
+  for target in "${RUNNERS[@]}"; do rm -f "dist/$(release_name "$target")"; done
   ./bazelw clean >&2
-  build "$sums"
+  build "$sums" dist
   if ! diff -u "$first" "$sums"; then
     echo "release: NOT reproducible: the second build differs (see above)" >&2
     exit 1
@@ -81,4 +68,4 @@ if [[ "${1:-}" == "--check" ]]; then
   rm -f "$first"
   echo "release: reproducible: two builds of this commit are byte-identical"
 fi
-publish "$sums"
+mv -f "$sums" dist/SHA256SUMS
