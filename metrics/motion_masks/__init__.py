@@ -1,0 +1,1 @@
+"""Motion masks by background subtraction, their lossy video storage, and overlap measures."""
