@@ -1,7 +1,8 @@
 """A runner's --help (its run.py docstring) is current and short: for every benchmark
-whose catalog entry has a //benchmarks/<id>:run target, the docstring names no metric the
-runner computes as missing ("not in this version", "this version computes ..."), every
---metrics id it shows is in the benchmark's metric table, and it shows the run command."""
+whose catalog entry has a //benchmarks/<package>:run target (catalog_lib.package_of),
+the docstring names no metric the runner computes as missing ("not in this version",
+"this version computes ..."), every --metrics id it shows is in the benchmark's metric
+table, and it shows the run command."""
 
 import ast
 import importlib
@@ -25,15 +26,19 @@ def runnable():
     return catalog_lib.runnable_ids()
 
 
+def package(benchmark_id: str) -> str:
+    return catalog_lib.package_of(benchmark_id)
+
+
 def docstring(benchmark_id: str) -> str:
-    source = pathlib.Path(f"benchmarks/{benchmark_id}/run.py").read_text()
+    source = pathlib.Path(f"benchmarks/{package(benchmark_id)}/run.py").read_text()
     return ast.get_docstring(ast.parse(source)) or ""
 
 
 def names(benchmark_id: str) -> Set[str]:
     """Every way a docstring may name a metric: the metric table's ids, the runtime
     profile's metric ids and the other names --metrics takes (upper-cased too)."""
-    specs = importlib.import_module(f"benchmarks.{benchmark_id}.metric_specs")
+    specs = importlib.import_module(f"benchmarks.{package(benchmark_id)}.metric_specs")
     short = specs.TABLE.alias_names
     profile = runtime_profiles.load_profile(benchmark_id)
     return (set(specs.TABLE.ids) | {r.metric_id for r in profile.metrics}
@@ -66,15 +71,16 @@ def test_every_runnable_benchmark_is_checked():
     ids = runnable()
     assert len(ids) >= 4, ids
     for benchmark_id in ids:
-        assert docstring(benchmark_id), f"benchmarks/{benchmark_id}/run.py has no docstring"
+        where = f"benchmarks/{package(benchmark_id)}/run.py"
+        assert docstring(benchmark_id), f"{where} has no docstring"
 
 
 @pytest.mark.parametrize("benchmark_id", runnable())
 def test_docstring_claims_nothing_missing_that_runs(benchmark_id):
     problems = lacking_problems(docstring(benchmark_id), names(benchmark_id),
                                 pending(benchmark_id))
-    assert not problems, (f"benchmarks/{benchmark_id}/run.py's docstring says the runner "
-                          f"lacks what it computes: {problems}")
+    assert not problems, (f"benchmarks/{package(benchmark_id)}/run.py's docstring says the "
+                          f"runner lacks what it computes: {problems}")
 
 
 @pytest.mark.parametrize("benchmark_id", runnable())
@@ -88,7 +94,7 @@ def test_docstring_metric_ids_are_in_the_metric_table(benchmark_id):
 @pytest.mark.parametrize("benchmark_id", runnable())
 def test_docstring_is_short_and_shows_the_command(benchmark_id):
     doc = docstring(benchmark_id)
-    assert re.search(rf"bazelw? run //benchmarks/{benchmark_id}:run", doc)
+    assert re.search(rf"bazelw? run //benchmarks/{package(benchmark_id)}:run", doc)
     assert len(doc.splitlines()) <= MAX_LINES, f"{benchmark_id}: {len(doc.splitlines())} lines"
 
 

@@ -21,6 +21,7 @@ import subprocess
 
 import pytest
 
+from benchmarks.common import runtime_profiles
 from proto import schema
 from proto import scorecard_pb2
 from tools.catalog import registry
@@ -31,7 +32,7 @@ _STAGE = {scorecard_pb2.METRIC_UNAVAILABLE: 1, scorecard_pb2.NON_OFFICIAL_BACKEN
 
 
 def _runner(benchmark_id: str) -> pathlib.Path:
-    path = pathlib.Path("benchmarks") / benchmark_id / "run"
+    path = pathlib.Path("benchmarks") / runtime_profiles.package_of(benchmark_id) / "run"
     assert path.exists(), f"{path}: the runner binary is not in the runfiles"
     return path
 

@@ -34,7 +34,6 @@ from benchmarks.common import max_side
 from benchmarks.common import metric_table
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common import provenance
-from benchmarks.common import run_device
 from benchmarks.common import sample_batch
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
@@ -93,8 +92,10 @@ class Evaluation:
     `expected` / `found`: this shard's sample ids the inputs call for, and those with a
     generated input; `coverage_samples` the samples coverage counts (default `samples`);
     `official_files` the official tool's files the benchmark wrote (name -> path);
-    `raw_table_metrics` the metric ids of raw_metric_table.jsonl; `models_loaded` whether
-    a model ran (the run record's device is then the resolved --device, else "cpu").
+    `raw_table_metrics` the metric ids of raw_metric_table.jsonl; `device` the device its
+    models ran on (the run record's): `run_device.resolve(--device)` where a model ran,
+    "cpu" where none did (pixel metrics, judges over HTTP, weight-free benchmarks, whose
+    runners then need not carry torch).
     """
 
     metrics: List[scorecard_pb2.MetricResult]
@@ -110,7 +111,7 @@ class Evaluation:
     manifest: Optional[manifest_pb2.ArtifactManifest] = None
     notes: List[str] = dataclasses.field(default_factory=list)
     coverage_samples: Optional[Sequence[scorecard_pb2.SampleScore]] = None
-    models_loaded: bool = False
+    device: str = "cpu"
 
 
 class Context:
@@ -203,7 +204,7 @@ def run(benchmark: Benchmark, config) -> scorecard_pb2.Scorecard:
     files["scorecard"] = str(out.path(outputs_lib.SCORECARD))
     card.output_files.update(files)
     card.run.CopyFrom(provenance.run_info(
-        started_at, time.perf_counter() - t0, device_of(config.common, ev.models_loaded),
+        started_at, time.perf_counter() - t0, ev.device,
         config.recorded_flags))
     out.write_scorecard(card)
     return card
@@ -237,14 +238,6 @@ def write_import(imported: Imported, output_dir, inputs: Dict[str, object]
     card.output_files.update(files)
     out.write_scorecard(card)
     return card
-
-
-def device_of(common, models_loaded: bool) -> str:
-    """The device the run's models ran on (--device resolved as the executor places
-    them); "cpu" when no model ran (pixel metrics, judges over HTTP)."""
-    if not models_loaded:
-        return "cpu"
-    return run_device.resolve(common.device)
 
 
 def _pass_notes(outcomes, noun: str) -> List[str]:

@@ -1,6 +1,6 @@
 """Fail-closed preflight: is everything a benchmark's metrics need here, before a run?
 
-For each metric of a runtime profile (benchmarks/<id>/runtime_profile.textproto) it
+For each metric of a runtime profile (benchmarks/<package>/runtime_profile.textproto) it
 checks the Python modules, checkpoints, environment variables, services and CUDA the
 profile names (benchmarks/common/preflight_checks.py) and gives a verdict: ready, or not
 with one reason per failing check. A metric the profile marks `pending` is never ready.
@@ -67,7 +67,8 @@ def checkpoint_spec(req: runtime_profile_pb2.CheckpointRequirement) -> resolver.
 def _module_fix(module: str, benchmark_id: str) -> str:
     return (f"make `{module}` importable in this environment: the package that provides it "
             f"goes in third_party/python/requirements.in (then relock), or see the notes of "
-            f"benchmarks/{benchmark_id}/runtime_profile.textproto")
+            f"benchmarks/{runtime_profiles.package_of(benchmark_id)}/"
+            f"{runtime_profiles.PROFILE_FILE}")
 
 
 def _fetch_fix(benchmark_id: str, metric_id: str, spec: resolver.CheckpointSpec,

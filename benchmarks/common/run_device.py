@@ -16,3 +16,8 @@ def resolve(flag: str) -> str:
         from metrics import device as device_lib  # pylint: disable=import-outside-toplevel
         return str(device_lib.resolve_device(flag))
     return remote.device(flag)
+
+
+def of_models(loaded: bool, flag: str) -> str:
+    """The run record's device: `resolve(flag)` where a model ran, else "cpu"."""
+    return resolve(flag) if loaded else "cpu"

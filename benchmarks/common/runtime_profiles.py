@@ -1,7 +1,11 @@
-"""Runtime profiles: reading benchmarks/<id>/runtime_profile.textproto (the only parser).
+"""Runtime profiles: reading benchmarks/<package>/runtime_profile.textproto (the only parser).
 
     profile = runtime_profiles.load_profile("memobench")
     for metric in runtime_profiles.select_metrics(profile, ["GT_ALL_LPIPS"]): ...
+
+Profiles are looked up by benchmark id; a benchmark's code and profile live in its
+package, `package_of(id)` (the id with "-" as "_": physics-iq -> benchmarks/physics_iq/),
+while the profile's benchmark_id stays the id.
 
 A malformed file raises TextprotoError naming the file and line; an unknown benchmark
 or metric id raises UnknownIdError listing the valid ones (tools share
@@ -97,16 +101,46 @@ def benchmarks_dir() -> pathlib.Path:
     return pathlib.Path(__file__).parents[1]  # not resolved: stay inside the runfiles
 
 
+def package_of(benchmark_id: str) -> str:
+    """The package of a benchmark: its id with every "-" replaced by "_".
+
+    The folder benchmarks/<package>/, the Python module benchmarks.<package> and the Bazel
+    package //benchmarks/<package> (a hyphen is no Python identifier). The one place this
+    rule is declared (tools/catalog/catalog_lib.package_of is this function;
+    tools/catalog/repositories.bzl applies it in Starlark, where Python cannot run).
+    """
+    return benchmark_id.replace("-", "_")
+
+
+def has_profile(benchmark_id: str) -> bool:
+    """Whether benchmarks/<package>/runtime_profile.textproto exists (not parsed)."""
+    return (benchmarks_dir() / package_of(benchmark_id) / PROFILE_FILE).is_file()
+
+
 def profile_ids() -> List[str]:
-    """The ids of the benchmarks that have a runtime profile, sorted."""
-    root = benchmarks_dir()
-    return sorted(p.parent.name for p in root.glob(f"*/{PROFILE_FILE}"))
+    """The ids of the benchmarks that have a runtime profile (each one's benchmark_id), sorted.
+
+    Raises:
+      TextprotoError: a profile that does not parse, or whose benchmark_id's package is
+        not its folder.
+    """
+    ids = []
+    for path in benchmarks_dir().glob(f"*/{PROFILE_FILE}"):
+        declared = parse_textproto(path, runtime_profile_pb2.RuntimeProfile).benchmark_id
+        if package_of(declared) != path.parent.name:
+            raise TextprotoError(path, line_of(path, "benchmark_id"),
+                                 f"benchmark_id {declared!r} does not belong in the folder "
+                                 f"benchmarks/{path.parent.name}/ (its package is "
+                                 f"{package_of(declared)!r})")
+        ids.append(declared)
+    return sorted(ids)
 
 
 def profile_path(benchmark_id: str) -> pathlib.Path:
-    """benchmarks/<id>/runtime_profile.textproto; UnknownIdError when there is none."""
-    require_known("runtime profile", benchmark_id, profile_ids())
-    return benchmarks_dir() / benchmark_id / PROFILE_FILE
+    """benchmarks/<package>/runtime_profile.textproto; UnknownIdError when there is none."""
+    if not has_profile(benchmark_id):
+        raise UnknownIdError("runtime profile", benchmark_id, profile_ids())
+    return benchmarks_dir() / package_of(benchmark_id) / PROFILE_FILE
 
 
 def load_profile(benchmark_id: str) -> runtime_profile_pb2.RuntimeProfile:
@@ -142,7 +176,7 @@ def check_profile(profile: runtime_profile_pb2.RuntimeProfile, path: os.PathLike
         fail("benchmark_id", "benchmark_id is empty")
     if expected_id and profile.benchmark_id != expected_id:
         fail("benchmark_id", f"benchmark_id {profile.benchmark_id!r} does not match the "
-             f"folder benchmarks/{expected_id}/")
+             f"folder benchmarks/{package_of(expected_id)}/ (benchmark {expected_id!r})")
     if profile.environment == runtime_profile_pb2.ENVIRONMENT_TYPE_UNSPECIFIED:
         fail("environment", "environment is not set (UNIFIED, UNIFIED_SERVICE, "
              "UNIFIED_METRIC_STACK or DEDICATED)")

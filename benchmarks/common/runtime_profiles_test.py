@@ -9,7 +9,8 @@ from benchmarks.common import runtime_profiles
 from proto import runtime_profile_pb2
 
 # The benchmarks whose specs exist (../shared/specs); each has a profile.
-EXPECTED_PROFILES = ["memobench", "mirabench", "vbench", "vmbench", "worldscore"]
+EXPECTED_PROFILES = ["memobench", "mirabench", "physics-iq", "physics-iq-verified", "vbench",
+                     "vmbench", "worldscore"]
 
 _SECRET_LOOKING = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.IGNORECASE)
 

@@ -16,6 +16,7 @@ from typing import List, Optional, Tuple
 from absl import logging
 
 from benchmarks.common import engine
+from benchmarks.common import run_device
 from benchmarks.common import sample_loop
 from benchmarks.common import scorecard as card_lib
 from benchmarks.common.errors import InputError
@@ -253,7 +254,7 @@ def _evaluate(ctx: engine.Context, config: MemobenchConfig) -> engine.Evaluation
         checkpoints=checkpoints, official_files=files, raw_table_metrics=metric_ids,
         manifest=manifest.build(BENCHMARK_ID, config.model_name, clips,
                                 {(s.split, s.sample_id): s for s in samples}),
-        notes=notes, models_loaded=bool(checkpoints))
+        notes=notes, device=run_device.of_models(bool(checkpoints), config.common.device))
 
 
 BENCHMARK = engine.Benchmark(BENCHMARK_ID, BENCHMARK_VERSION, _evaluate, metric_specs.TABLE,

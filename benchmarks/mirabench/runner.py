@@ -16,6 +16,7 @@ import pathlib
 from typing import Optional
 
 from benchmarks.common import engine
+from benchmarks.common import run_device
 from benchmarks.common import outputs as outputs_lib
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
@@ -119,7 +120,8 @@ def _evaluate(ctx: engine.Context, config: MiraBenchConfig) -> engine.Evaluation
             "average_score_csv": str(official_files.write_average_score(
                 config.output_dir, official_files.averages(frame, sets.values)))},
         raw_table_metrics=[m for m in metric_ids if m in metric_specs.PER_VIDEO_IDS],
-        notes=_notes(config, metric_ids, sets), models_loaded=bool(checkpoints))
+        notes=_notes(config, metric_ids, sets),
+        device=run_device.of_models(bool(checkpoints), config.common.device))
 
 
 def _raw_column(column: str) -> bool:

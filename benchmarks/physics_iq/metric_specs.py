@@ -10,6 +10,8 @@ every per-frame value to 4 dp and average the concatenated views.
 from benchmarks.common.metric_table import MetricTable
 from benchmarks.common.scorecard import MetricSpec
 
+BENCHMARK_ID = "physics-iq"
+BENCHMARK_VERSION = "physics-iq/1"  # bump when a change moves a number
 CSV_FILE = "results/<model>.csv"
 PER_VIEW = "per_view"   # one (scenario, view): view_metrics.compute_view_metrics
 IQ_SCORE = "iq_score"   # calculate_iq_score over the CSV

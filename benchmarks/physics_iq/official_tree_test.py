@@ -36,8 +36,8 @@ def test_masks_csv_and_score_equal_the_official_pipeline(tree, model, tmp_path):
     assert not laid.masks_present  # the tree has no real masks: made as upstream makes them
     setup = sample_lib.Setup(fps=laid.fps, track="original", masks_out=tmp_path / "masks",
                              model=model, real_masks_present=False)
-    samples = [sample_lib.score(item, sample_lib.load(item, setup), setup)
-               for item in laid.samples]
+    views = [sample_lib.View(item, setup) for item in laid.samples]
+    samples = [sample_lib.score(view, sample_lib.load(view)) for view in views]
 
     written = {str(p.relative_to(setup.masks_out)): _sha256(p)
                for p in setup.masks_out.rglob("*.mp4")}

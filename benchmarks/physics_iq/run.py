@@ -17,8 +17,6 @@ fails its view only. Flag defaults: WORLDFOUNDRY_PHYSICS_IQ_<FLAG>. Exit codes: 
 """
 
 import os
-import pathlib
-import tempfile
 
 from absl import flags
 
@@ -27,8 +25,8 @@ from benchmarks.common import errors
 from benchmarks.common import flags as common_flags
 from benchmarks.common import paths
 from benchmarks.common import summary
+from benchmarks.physics_iq import inputs
 from benchmarks.physics_iq import runner
-from tools.fixtures import physics_iq_tree
 
 _ENV = "WORLDFOUNDRY_PHYSICS_IQ_"
 BUNDLED_MODEL = "follows"
@@ -55,25 +53,11 @@ _RECORDED = ("real_dir", "generated_dir", "descriptions_file",
              "model_name") + common_flags.RECORDED
 
 
-def _descriptions(real: pathlib.Path) -> pathlib.Path:
-    if DESCRIPTIONS.value:
-        return paths.user_path(DESCRIPTIONS.value)
-    for candidate in (real / "descriptions.csv",
-                      real.parent / "descriptions" / "descriptions.csv"):
-        if candidate.is_file():
-            return candidate
-    raise errors.InputError(
-        "--descriptions_file", "the repository's descriptions/descriptions.csv "
-        f"(google-deepmind/physics-IQ-benchmark; not found at {real / 'descriptions.csv'} "
-        f"nor {real.parent / 'descriptions' / 'descriptions.csv'})", "no file given")
-
-
 def _config() -> runner.PhysicsIQConfig:
     common = common_flags.common_config()
     bundled = not (REAL_DIR.value or GENERATED_DIR.value)
     if bundled:
-        tree = physics_iq_tree.write_tree(
-            pathlib.Path(tempfile.mkdtemp(prefix="worldeval-physics-iq-sample-")))
+        tree = inputs.synthetic_tree()
         summary.announce("No --real_dir / --generated_dir given: evaluating a synthetic "
                          f"tree made on the fly at {tree.root} (3 scenarios of our own, "
                          f"model '{BUNDLED_MODEL}'); not Physics-IQ data.")
@@ -84,7 +68,7 @@ def _config() -> runner.PhysicsIQConfig:
             raise errors.InputError("--real_dir / --generated_dir", "both folders",
                                     "only one given")
         real, generated = paths.user_path(REAL_DIR.value), paths.user_path(GENERATED_DIR.value)
-        descriptions = _descriptions(real)
+        descriptions = inputs.descriptions_file(DESCRIPTIONS.value, real)
     model = MODEL_NAME.value or generated.name
     output = paths.user_path(common.output_dir or f"worldeval_outputs/physics-iq/{model}")
     return runner.PhysicsIQConfig(

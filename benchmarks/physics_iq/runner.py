@@ -8,7 +8,6 @@ official CSV from the stored rows and calculate_iq_score over it (card.py).
 """
 
 import dataclasses
-import functools
 import pathlib
 
 from benchmarks.common import engine
@@ -19,8 +18,7 @@ from benchmarks.physics_iq import metric_specs
 from benchmarks.physics_iq import sample as sample_lib
 from proto import scorecard_pb2
 
-BENCHMARK_ID = "physics-iq"
-BENCHMARK_VERSION = "physics-iq/1"  # bump when a change moves a number
+BENCHMARK_ID, BENCHMARK_VERSION = metric_specs.BENCHMARK_ID, metric_specs.BENCHMARK_VERSION
 TRACK = "original"
 
 
@@ -42,20 +40,22 @@ def _evaluate(ctx: engine.Context, config: PhysicsIQConfig) -> engine.Evaluation
     metric_specs.TABLE.select(config.common.metrics)  # an unknown name: exit 2, did-you-mean
     laid = layout_lib.lay_out(config.real_dir, config.descriptions, config.generated_dir)
     laid.raise_if_refused()
-    chosen = ctx.select(list(laid.samples), lambda s: sample_lib.ref(s).key)
-    items = [s for s in chosen if s.generated is not None]
     setup = sample_lib.Setup(fps=laid.fps, track=TRACK,
                              masks_out=config.output_dir / "video-masks",
                              model=config.model_name, real_masks_present=laid.masks_present)
+    views = ctx.select([sample_lib.View(s, setup) for s in laid.samples],
+                       lambda v: sample_lib.ref(v).key)
+    chosen = [v.item for v in views]
+    items = [s for s in chosen if s.generated is not None]
     outcome = ctx.evaluate(engine.Pass(
-        label="Physics-IQ", items=items, ref=sample_lib.ref,
-        load=functools.partial(sample_lib.load, setup=setup),
-        score=functools.partial(sample_lib.score, setup=setup),
-        digest=functools.partial(sample_lib.digest, setup=setup),
+        label="Physics-IQ", items=[v for v in views if v.item.generated is not None],
+        ref=sample_lib.ref, load=sample_lib.load, score=sample_lib.score,
+        digest=sample_lib.digest,
         settings={"version": BENCHMARK_VERSION, "track": TRACK, "fps": laid.fps},
         checkpoints=()))
     samples = outcome.samples
-    result = card_parts.results(laid, chosen, samples, config.output_dir, config.model_name)
+    result = card_parts.results(chosen, samples, config.output_dir, config.model_name,
+                                sample_lib.SPLIT)
     official = {"metrics_csv": str(result.csv_path)} if result.csv_path else {}
     return engine.Evaluation(
         metrics=result.metrics, samples=samples,

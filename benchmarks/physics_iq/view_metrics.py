@@ -26,7 +26,7 @@ import math
 import cv2
 import numpy as np
 
-from benchmarks.physics_iq import layout
+from benchmarks.physics_iq import csv_file, layout
 from metrics.motion_masks import background, mask_video, overlap
 
 # Mask generator (spec §5): running average weight, grey-level threshold,
@@ -46,25 +46,9 @@ COUNT_DTYPE = np.uint16  # dtype of the per-pixel count of active frames
 
 TRACKS = ("original", "verified")
 
-# Upstream's `out` keys, in its order (without the `_{view}` suffix).
-KEYS = (
-    "v1_mse",
-    "v2_mse",
-    "variance_spatial",
-    "variance_weighted_spatial",
-    "variance_spatiotemporal_iou",
-    "variance_mse",
-    "spatiotemporal_iou_v1",
-    "spatiotemporal_iou_v2",
-    "spatial_iou_v1",
-    "spatial_iou_v2",
-    "weighted_spatial_iou_v1",
-    "weighted_spatial_iou_v2",
-)
-LIST_KEYS = frozenset(
-    {"v1_mse", "v2_mse", "variance_spatiotemporal_iou", "variance_mse",
-     "spatiotemporal_iou_v1", "spatiotemporal_iou_v2"}
-)
+# Upstream's `out` keys in its order (no `_{view}` suffix) and the per-frame ones: the
+# CSV's (csv_file.py).
+KEYS, LIST_KEYS = csv_file.KEYS, csv_file.LIST_KEYS
 
 _MSE_CHUNK = 16  # frames per float conversion; bounds the float64 temporaries
 
@@ -100,6 +84,12 @@ def write_mask_file(frames, path, *, fps):
         morph_size=MASK_MORPH_SIZE,
     )
     return mask_video.write_mask_video(path, masks, fps=round(fps), fourcc=MASK_FOURCC)
+
+
+def working_size(real_take1_first_frame):
+    """(W // 4, H // 4) of the real take-1's first frame: every stream's size (spec §6)."""
+    height, width = real_take1_first_frame.shape[:2]
+    return (width // DOWNSCALE, height // DOWNSCALE)
 
 
 def window_length(fps):
@@ -162,7 +152,8 @@ def _check_streams(rgb, masks, track):
 
 
 def compute_view_metrics(
-    real_take1, real_take2, generated, mask_take1, mask_take2, mask_generated, *, fps, track
+    real_take1, real_take2, generated, mask_take1, mask_take2, mask_generated, *, fps, track,
+    size=None,
 ):
     """The 12 per-view values of one (scenario, view).
 
@@ -176,6 +167,9 @@ def compute_view_metrics(
         fps: Frame rate (float) of the generated videos (upstream's
             get_video_fps); the window is [0, 5 * fps) on every stream.
         track: "original" or "verified".
+        size: The working size (W, H), for a caller that resized the frames
+            to it as it decoded them (resizing to the same size is a copy);
+            default: a quarter of the real take-1's first frame (upstream).
 
     Returns:
         A dict with the keys KEYS in upstream's order: Python float lists for
@@ -202,7 +196,8 @@ def compute_view_metrics(
         if track == "original":
             return None
         raise ValueError("real take-1 video has no frames")
-    size = (first.shape[1] // DOWNSCALE, first.shape[0] // DOWNSCALE)
+    if size is None:
+        size = working_size(first)
 
     def with_first(rest):
         yield first

@@ -17,6 +17,7 @@ import pathlib
 from typing import Optional
 
 from benchmarks.common import engine
+from benchmarks.common import run_device
 from benchmarks.common.flags import CommonConfig
 from benchmarks.vbench import card as card_parts
 from benchmarks.vbench import families as families_lib
@@ -87,7 +88,7 @@ def _evaluate(ctx: engine.Context, config: VBenchConfig) -> engine.Evaluation:
         official_files=official,
         raw_table_metrics=[d for d in dimensions if d in metric_specs.COMPUTED],
         notes=card_parts.notes(config, laid, samples, results),
-        models_loaded=bool(prepared.checkpoints()))
+        device=run_device.of_models(bool(prepared.checkpoints()), config.common.device))
 
 
 def _raw_column(column: str) -> bool:

@@ -18,6 +18,7 @@ import pathlib
 from typing import List, Optional
 
 from benchmarks.common import engine
+from benchmarks.common import run_device
 from benchmarks.common import sample_batch
 from benchmarks.common import sample_loop
 from benchmarks.common import trust
@@ -161,7 +162,7 @@ def _evaluate(ctx: engine.Context, config: VmbenchConfig) -> engine.Evaluation:
         raw_table_metrics=[m for m in metric_ids if m in metric_specs.PER_VIDEO_IDS],
         manifest=manifest.build(BENCHMARK_ID, config.model_name, config.video_dir, layout,
                                 by_id),
-        notes=notes, models_loaded=bool(checkpoints))
+        notes=notes, device=run_device.of_models(bool(checkpoints), config.common.device))
 
 
 def _index_key(index: str):

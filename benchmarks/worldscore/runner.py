@@ -15,6 +15,7 @@ import pathlib
 from typing import Callable, List, Optional, Tuple
 
 from benchmarks.common import engine
+from benchmarks.common import run_device
 from benchmarks.common import sample_batch
 from benchmarks.common.flags import CommonConfig
 from benchmarks.worldscore import aspects
@@ -137,7 +138,7 @@ def _evaluate(ctx: engine.Context, config: WorldScoreConfig) -> engine.Evaluatio
         manifest=manifest.build(BENCHMARK_ID, config.model_name, config.generated_root,
                                 items, {s.sample_id: s for s in samples}),
         notes=_notes(config, scores, by_aspect),
-        models_loaded=bool(prepared.checkpoints()))
+        device=run_device.of_models(bool(prepared.checkpoints()), config.common.device))
 
 
 def _raw_column(column: str) -> bool:

@@ -36,6 +36,7 @@ import dataclasses
 import hashlib
 import os
 import pathlib
+import urllib.request
 from typing import Optional, Tuple
 
 from metrics.checkpoints import lock
@@ -182,12 +183,32 @@ def _download(spec: CheckpointSpec, checkpoint_dir: Optional[str]) -> Tuple[path
                                                revision=spec.hf_revision, endpoint=endpoint,
                                                etag_timeout=timeout)
         return pathlib.Path(path), pathlib.Path(path).parent.name
-    import torch.hub  # pylint: disable=import-outside-toplevel
     target_dir = pathlib.Path(checkpoint_dir or _torch_home_checkpoints())
     target_dir.mkdir(parents=True, exist_ok=True)
     target = target_dir / spec.filename
-    torch.hub.download_url_to_file(spec.url, str(target), hash_prefix=spec.sha256 or None)
+    _download_url(spec.url, target, spec.sha256)
     return target, spec.sha256
+
+
+def _download_url(url: str, target: pathlib.Path, sha256: str) -> None:
+    """torch.hub.download_url_to_file's contract, without torch (a weight-free runner's
+    release need not carry it): the file streamed to `<target>.partial` in the same folder,
+    its sha256 checked where one is pinned (RuntimeError, the partial file removed), then
+    renamed into place."""
+    partial = target.with_name(target.name + ".partial")
+    digest = hashlib.sha256()
+    request = urllib.request.Request(url, headers={"User-Agent": "worldeval"})
+    try:
+        with urllib.request.urlopen(request) as response, open(partial, "wb") as out:
+            while chunk := response.read(1 << 20):
+                out.write(chunk)
+                digest.update(chunk)
+        if sha256 and not digest.hexdigest().startswith(sha256):
+            raise RuntimeError(f'invalid hash value (expected "{sha256}", got '
+                               f'"{digest.hexdigest()}")')
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def _source_url(spec: CheckpointSpec) -> str:

@@ -182,7 +182,6 @@ def test_a_silent_hub_costs_one_probe_timeout(tmp_path, monkeypatch, network):
 
 def test_a_failing_hub_is_asked_once_per_checkpoint_without_retries(tmp_path, monkeypatch,
                                                                    network):
-    import torch.hub  # noqa: F401  # pylint: disable=import-outside-toplevel,unused-import  (not timed)
     checkpoint_dir = str(tmp_path / "ckpt")
     with loopback.answering_server() as (port, requests):  # 503 to everything
         monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
@@ -218,3 +217,41 @@ def test_a_long_error_message_keeps_its_whole_first_line():
                        "on the local disk.\nPlease check your internet connection.")
     assert resolver._first_line(error) == (  # pylint: disable=protected-access
         "ValueError: " + str(error).splitlines()[0])
+
+
+@pytest.fixture
+def file_server(tmp_path):
+    """A loopback HTTP server for the files of tmp_path/served (127.0.0.1 only)."""
+    import functools  # pylint: disable=import-outside-toplevel
+    import http.server  # pylint: disable=import-outside-toplevel
+    import threading  # pylint: disable=import-outside-toplevel
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    served = tmp_path / "served"
+    served.mkdir()
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(served)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield served, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+
+
+def test_a_url_download_checks_its_pinned_digest_and_leaves_no_partial_file(tmp_path,
+                                                                            file_server):
+    served, base = file_server
+    data = b"weights" * 1000
+    _write(served / "w.pth", data)
+    target = tmp_path / "ckpt" / "w.pth"
+    target.parent.mkdir()
+    resolver._download_url(f"{base}/w.pth", target, hashlib.sha256(data).hexdigest()[:8])
+    assert target.read_bytes() == data
+    wrong = tmp_path / "ckpt" / "wrong.pth"
+    with pytest.raises(RuntimeError, match="invalid hash value"):
+        resolver._download_url(f"{base}/w.pth", wrong, "0" * 64)
+    assert sorted(p.name for p in target.parent.iterdir()) == ["w.pth"]  # no partial

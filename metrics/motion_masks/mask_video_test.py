@@ -59,7 +59,7 @@ def test_decoded_channels_can_differ(tmp_path):
 
 def test_odd_size_is_cropped_like_opencv_does(tmp_path):
     masks = _masks(1)  # 49 x 65
-    ours, theirs = tmp_path / "ours.mp4", tmp_path / "theirs.mp4"
+    ours, theirs = tmp_path / "cropped.mp4", tmp_path / "opencv.mp4"
     mask_video.write_mask_video(ours, masks, fps=8, fourcc="mp4v")
     _write_like_opencv_users(theirs, masks, 8)
     a, b = _decode(ours), _decode(theirs)

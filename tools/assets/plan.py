@@ -46,7 +46,8 @@ def _header(entry: Optional[catalog_pb2.BenchmarkEntry], benchmark_id: str) -> L
 
 
 def _no_profile(entry: catalog_pb2.BenchmarkEntry) -> List[str]:
-    path = f"benchmarks/{entry.id}/{runtime_profiles.PROFILE_FILE}"
+    package = runtime_profiles.package_of(entry.id)
+    path = f"benchmarks/{package}/{runtime_profiles.PROFILE_FILE}"
     upstream = (f"from {entry.upstream_repository} (its README, requirements and download "
                 "scripts)" if entry.upstream_repository else "from the paper")
     return [f"  No runtime profile yet ({path}): the datasets, checkpoints, services and "
@@ -157,7 +158,8 @@ def plan_text(benchmark_id: str, entry: Optional[catalog_pb2.BenchmarkEntry],
     if benchmark_id not in runtime_profiles.profile_ids():
         return "\n".join(lines + _no_profile(entry)) + "\n"
     profile = runtime_profiles.load_profile(benchmark_id)
-    lines.append(f"  runtime profile: benchmarks/{benchmark_id}/{runtime_profiles.PROFILE_FILE}"
+    package = runtime_profiles.package_of(benchmark_id)
+    lines.append(f"  runtime profile: benchmarks/{package}/{runtime_profiles.PROFILE_FILE}"
                  f" (upstream {profile.upstream_repository or '?'}"
                  f"@{profile.upstream_revision or '?'})")
     lines += _datasets(profile)

@@ -25,12 +25,13 @@ def test_every_catalog_entry_gets_a_plan(entry):
     assert lines[0].startswith(f"{entry.id}: {entry.name} (")
     assert f"  measures: {entry.measures}" in lines
     assert "next:" in lines
+    package = catalog_lib.package_of(entry.id)
     if entry.id in runtime_profiles.profile_ids():
-        assert f"runtime profile: benchmarks/{entry.id}/runtime_profile.textproto" in text
+        assert f"runtime profile: benchmarks/{package}/runtime_profile.textproto" in text
         assert f"./bazelw run //tools:preflight -- --benchmark={entry.id}" in text
     else:
         assert "No runtime profile yet" in text
-        assert f"write benchmarks/{entry.id}/runtime_profile.textproto" in text
+        assert f"write benchmarks/{package}/runtime_profile.textproto" in text
 
 
 def test_memobench_plan_lists_assets_and_what_is_present(tmp_path):

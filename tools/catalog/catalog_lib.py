@@ -6,6 +6,11 @@
 
 `check_catalog` holds the rules every catalog must follow; `claims.check_claims` the
 ones that need the repository (targets, evidence files).
+
+An id may hold hyphens (physics-iq); its code lives in its package, `package_of(id)`: the
+id with every "-" replaced by "_" (benchmarks/physics_iq/, benchmarks.physics_iq,
+//benchmarks/physics_iq:run, benchmarks/physics_iq/runtime_profile.textproto). Ids stay
+ids everywhere else (flags, scorecards, a runtime profile's benchmark_id).
 """
 
 import os
@@ -25,6 +30,8 @@ EXPECTED_COUNTS = {catalog_pb2.VIDEO_GENERATION: 30, catalog_pb2.WORLD_MODEL: 12
 
 TextprotoError = runtime_profiles.TextprotoError
 UnknownIdError = runtime_profiles.UnknownIdError
+# Declared in runtime_profiles, which this module imports (and which cannot import it).
+package_of = runtime_profiles.package_of
 
 
 def repo_root() -> pathlib.Path:
@@ -63,11 +70,11 @@ def get_entry(benchmark_id: str,
 
 
 def runnable_ids(catalog: Optional[catalog_pb2.Catalog] = None) -> List[str]:
-    """The ids whose entry lists a `//benchmarks/<id>:run` target, sorted (the rule
+    """The ids whose entry lists a `//benchmarks/<package>:run` target, sorted (the rule
     tools/catalog/repositories.bzl applies for the BUILD files)."""
     catalog = catalog or load_catalog()
     return sorted(e.id for e in catalog.benchmarks
-                  if f"//benchmarks/{e.id}:run" in e.targets)
+                  if f"//benchmarks/{package_of(e.id)}:run" in e.targets)
 
 
 def has_runner(entry: catalog_pb2.BenchmarkEntry) -> bool:
@@ -77,10 +84,10 @@ def has_runner(entry: catalog_pb2.BenchmarkEntry) -> bool:
 def check_catalog(catalog: catalog_pb2.Catalog, path: os.PathLike) -> None:
     """Raises TextprotoError on the first rule `catalog` breaks.
 
-    Rules: the schema; 42 entries (30 VG + 12 WM) with unique ids; every enum set; no
-    claim without its backing (targets for a runner or importer, evidence for a scope
-    above NOT_EXECUTED, evidence only from the entry's own targets); a runtime profile
-    referenced exactly when one exists, agreeing with the entry.
+    Rules: the schema; 42 entries (30 VG + 12 WM) with unique ids and packages; every
+    enum set; no claim without its backing (targets for a runner or importer, evidence
+    for a scope above NOT_EXECUTED, evidence only from the entry's own targets); a runtime
+    profile referenced exactly when one exists, agreeing with the entry.
     """
 
     def fail(needle: str, reason: str, occurrence: int = 1):
@@ -88,11 +95,15 @@ def check_catalog(catalog: catalog_pb2.Catalog, path: os.PathLike) -> None:
 
     if catalog.schema_version.split("/")[0] != CATALOG_SCHEMA.split("/")[0]:
         fail("schema_version", f"schema_version must be {CATALOG_SCHEMA!r}")
-    seen = {}
+    seen, packages = {}, {}
     for entry in catalog.benchmarks:
         seen[entry.id] = seen.get(entry.id, 0) + 1
         if seen[entry.id] > 1:
             fail(f'id: "{entry.id}"', f"benchmark id {entry.id!r} is listed twice", seen[entry.id])
+        other = packages.setdefault(package_of(entry.id), entry.id)
+        if other != entry.id:
+            fail(f'id: "{entry.id}"', f"benchmark ids {other!r} and {entry.id!r} have the same "
+                 f"package {package_of(entry.id)!r}")
         _check_entry(entry, fail)
     counts = {family: sum(e.task_family == family for e in catalog.benchmarks)
               for family in EXPECTED_COUNTS}
@@ -125,7 +136,7 @@ def _check_entry(entry: catalog_pb2.BenchmarkEntry, fail) -> None:
             fail(f'"{label}"', f"{entry.id}: {label!r} is not a Bazel label //package:name")
     if claims_code and not entry.runtime_profile:
         fail(where, f"{entry.id}: implemented, so it needs a runtime profile "
-             f"(benchmarks/{entry.id}/{runtime_profiles.PROFILE_FILE})")
+             f"(benchmarks/{package_of(entry.id)}/{runtime_profiles.PROFILE_FILE})")
     verified = entry.verification != scorecard_pb2.NOT_EXECUTED
     if verified != bool(entry.evidence):
         fail(where, f"{entry.id}: a verification scope above NOT_EXECUTED needs evidence, and "
@@ -146,8 +157,8 @@ def _check_entry(entry: catalog_pb2.BenchmarkEntry, fail) -> None:
 def _check_profile_agrees(entry: catalog_pb2.BenchmarkEntry, fail) -> None:
     """The entry names its runtime profile iff one exists, and says the same things."""
     where = f'id: "{entry.id}"'
-    expected = f"benchmarks/{entry.id}/{runtime_profiles.PROFILE_FILE}"
-    exists = entry.id in runtime_profiles.profile_ids()
+    expected = f"benchmarks/{package_of(entry.id)}/{runtime_profiles.PROFILE_FILE}"
+    exists = runtime_profiles.has_profile(entry.id)
     if entry.runtime_profile != (expected if exists else ""):
         fail(where, f"{entry.id}: runtime_profile must be {expected!r} when that file "
              "exists, empty otherwise")

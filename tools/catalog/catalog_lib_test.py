@@ -3,6 +3,7 @@ with their file and line."""
 
 import pytest
 
+from benchmarks.common import runtime_profiles
 from proto import catalog_pb2
 from proto import runtime_profile_pb2
 from proto import scorecard_pb2
@@ -57,7 +58,9 @@ def test_claims_today_are_modest(catalog):
         assert entry.verification in (scorecard_pb2.NOT_EXECUTED, scorecard_pb2.BOUNDED), entry.id
         if entry.id in ("vmbench", "mirabench"):
             assert entry.implementation == catalog_pb2.FULL_RUNNER, entry.id
-        elif entry.id == "vbench":  # part 1: ten of sixteen dimensions, no evidence yet
+        elif entry.id in ("vbench", "physics-iq", "physics-iq-verified"):
+            # VBench part 1: ten of sixteen dimensions; Physics-IQ's two tracks without their
+            # importers; no evidence scorecard yet
             assert entry.implementation == catalog_pb2.PARTIAL_RUNNER, entry.id
             assert entry.verification == scorecard_pb2.NOT_EXECUTED, entry.id
             continue
@@ -77,7 +80,8 @@ def test_claims_today_are_modest(catalog):
 
 def test_profiles_are_referenced(catalog):
     with_profile = sorted(e.id for e in catalog.benchmarks if e.runtime_profile)
-    assert with_profile == ["memobench", "mirabench", "vbench", "vmbench", "worldscore"]
+    assert with_profile == ["memobench", "mirabench", "physics-iq", "physics-iq-verified",
+                            "vbench", "vmbench", "worldscore"]
 
 
 def test_unknown_benchmark_lists_the_valid_ids(catalog):
@@ -137,3 +141,93 @@ def test_broken_rules_name_the_line(tmp_path, text, old, new, reason, needle, oc
         _load_modified(tmp_path, text, old, new)
     modified = text.replace(old, new, 1)
     assert e.value.line == _line_of(modified, needle, occurrence)
+
+
+# A hyphenated id: its code and profile live in its package (the id with "-" as "_").
+
+_PHYSICS_IQ_PROFILE = """\
+schema_version: "worldeval.v1.RuntimeProfile/1"
+benchmark_id: "physics-iq"
+upstream_repository: "github.com/google-deepmind/physics-IQ-benchmark"
+environment: UNIFIED
+metrics {
+  metric_id: "physics_iq_score"
+  device: CPU_OK
+}
+"""
+
+
+def test_package_of_replaces_every_hyphen():
+    assert catalog_lib.package_of("physics-iq") == "physics_iq"
+    assert catalog_lib.package_of("physics-iq-verified") == "physics_iq_verified"
+    assert catalog_lib.package_of("memobench") == "memobench"
+    assert catalog_lib.package_of is runtime_profiles.package_of  # one rule
+
+
+def test_runnable_ids_look_for_the_run_target_in_the_package():
+    def runnable(target):
+        catalog = catalog_pb2.Catalog()
+        catalog.benchmarks.add(id="physics-iq", targets=[target])
+        catalog.benchmarks.add(id="memobench", targets=["//benchmarks/memobench:run"])
+        return catalog_lib.runnable_ids(catalog)
+
+    assert runnable("//benchmarks/physics_iq:run") == ["memobench", "physics-iq"]
+    assert runnable("//benchmarks/physics-iq:run") == ["memobench"]
+    assert runnable("//benchmarks/physics_iq:import") == ["memobench"]
+
+
+def test_an_implemented_hyphenated_id_needs_the_profile_of_its_package(benchmarks_dir,
+                                                                    tmp_path, text):
+    (benchmarks_dir / "physics_iq" / runtime_profiles.PROFILE_FILE).unlink()
+    expected = "benchmarks/physics_iq/runtime_profile.textproto"
+    with pytest.raises(catalog_lib.TextprotoError,
+                       match=f"runtime_profile must be '{expected}'"):
+        _load_modified(tmp_path, text, "", "")  # the real catalog: physics-iq is implemented
+
+
+def test_two_ids_of_one_package_are_refused(tmp_path, text):
+    with pytest.raises(catalog_lib.TextprotoError, match="same package 'physics_iq'") as e:
+        _load_modified(tmp_path, text, 'id: "physics-iq-verified"', 'id: "physics_iq"')
+    assert e.value.line == _line_of(text, 'id: "physics-iq-verified"')
+
+
+@pytest.fixture
+def benchmarks_dir(tmp_path, monkeypatch):
+    """A benchmarks/ holding the real profiles and physics-iq's in benchmarks/physics_iq/."""
+    root = tmp_path / "benchmarks"
+    for path in runtime_profiles.benchmarks_dir().glob(f"*/{runtime_profiles.PROFILE_FILE}"):
+        (root / path.parent.name).mkdir(parents=True)
+        (root / path.parent.name / path.name).write_bytes(path.read_bytes())
+    (root / "physics_iq").mkdir(exist_ok=True)  # physics-iq's real profile, replaced
+    (root / "physics_iq" / runtime_profiles.PROFILE_FILE).write_text(_PHYSICS_IQ_PROFILE)
+    monkeypatch.setattr(runtime_profiles, "benchmarks_dir", lambda: root)
+    return root
+
+
+def test_a_profile_is_found_by_id_in_its_package(benchmarks_dir):
+    assert runtime_profiles.has_profile("physics-iq")
+    assert "physics-iq" in runtime_profiles.profile_ids()
+    assert "physics_iq" not in runtime_profiles.profile_ids()
+    assert runtime_profiles.profile_path("physics-iq") == (
+        benchmarks_dir / "physics_iq" / runtime_profiles.PROFILE_FILE)
+    assert runtime_profiles.load_profile("physics-iq").benchmark_id == "physics-iq"
+    with pytest.raises(catalog_lib.TextprotoError, match="benchmarks/physics_iq/"):
+        runtime_profiles.load_profile("physics_iq")  # the folder holds physics-iq's
+
+
+def test_a_profile_outside_its_package_is_refused(benchmarks_dir):
+    (benchmarks_dir / "physics_iq").rename(benchmarks_dir / "physics-iq")
+    assert not runtime_profiles.has_profile("physics-iq")
+    with pytest.raises(catalog_lib.TextprotoError, match="its package is 'physics_iq'"):
+        runtime_profiles.profile_ids()
+
+
+def test_the_catalog_names_a_hyphenated_profile_by_its_package(benchmarks_dir, tmp_path, text):
+    named = '  runtime_profile: "benchmarks/physics_iq/runtime_profile.textproto"\n'
+    assert text.count(named) == 1
+    catalog = _load_modified(tmp_path, text, "", "")
+    assert catalog_lib.get_entry("physics-iq", catalog).runtime_profile == (
+        "benchmarks/physics_iq/runtime_profile.textproto")
+    with pytest.raises(catalog_lib.TextprotoError, match="runtime_profile must be "
+                       "'benchmarks/physics_iq/runtime_profile.textproto'"):
+        _load_modified(tmp_path, text, named, named.replace("physics_iq", "physics-iq"))

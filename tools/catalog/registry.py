@@ -1,5 +1,6 @@
-"""The registered benchmarks: the catalog's entries with a `//benchmarks/<id>:run`
-target, and what each declares (its metric table, its engine declaration).
+"""The registered benchmarks: the catalog's entries with a `//benchmarks/<package>:run`
+target, and what each declares (its metric table, its engine declaration). Keyed by
+benchmark id; the modules are found in the id's package (catalog_lib.package_of).
 
 Cross-benchmark code (the report, the tests over every benchmark) iterates these instead
 of naming benchmarks. Its targets depend on `//benchmarks:metric_tables` or
@@ -20,8 +21,9 @@ def ids() -> List[str]:
 
 
 def table(benchmark_id: str) -> MetricTable:
-    """`benchmarks/<id>/metric_specs.py`'s TABLE (light: no model code is imported)."""
-    return importlib.import_module(f"benchmarks.{benchmark_id}.metric_specs").TABLE
+    """`benchmarks/<package>/metric_specs.py`'s TABLE (light: no model code is imported)."""
+    package = catalog_lib.package_of(benchmark_id)
+    return importlib.import_module(f"benchmarks.{package}.metric_specs").TABLE
 
 
 def tables() -> Dict[str, MetricTable]:
@@ -29,5 +31,6 @@ def tables() -> Dict[str, MetricTable]:
 
 
 def benchmark(benchmark_id: str):
-    """`benchmarks/<id>/runner.py`'s BENCHMARK (an engine.Benchmark)."""
-    return importlib.import_module(f"benchmarks.{benchmark_id}.runner").BENCHMARK
+    """`benchmarks/<package>/runner.py`'s BENCHMARK (an engine.Benchmark)."""
+    package = catalog_lib.package_of(benchmark_id)
+    return importlib.import_module(f"benchmarks.{package}.runner").BENCHMARK

@@ -5,6 +5,7 @@ from typing import List
 from proto import catalog_pb2
 from proto import runtime_profile_pb2
 from proto import scorecard_pb2
+from tools.catalog import catalog_lib
 
 COMMAND = "./bazelw run //tools:catalog -- --format=markdown --output=docs/catalog.md"
 
@@ -34,8 +35,9 @@ def verification(entry: catalog_pb2.BenchmarkEntry) -> str:
 
 
 def runnable(catalog: catalog_pb2.Catalog) -> List[catalog_pb2.BenchmarkEntry]:
-    """The entries with a runner (a //benchmarks/<id>:run target), in catalog order."""
-    return [e for e in catalog.benchmarks if f"//benchmarks/{e.id}:run" in e.targets]
+    """The entries with a runner (catalog_lib.runnable_ids), in catalog order."""
+    ids = set(catalog_lib.runnable_ids(catalog))
+    return [e for e in catalog.benchmarks if e.id in ids]
 
 
 def table(catalog: catalog_pb2.Catalog) -> str:

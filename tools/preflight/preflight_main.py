@@ -31,7 +31,8 @@ OUTPUT = flags.DEFINE_string(
     "output", None, "Write the report here (JSON mapping of worldeval.v1.PreflightReport).")
 PROFILE = flags.DEFINE_string(
     "profile", None, "Read this runtime profile instead of "
-    "benchmarks/<benchmark>/runtime_profile.textproto (for a profile being written).")
+    "benchmarks/<package>/runtime_profile.textproto (the id with - as _; for a profile "
+    "being written).")
 IMPORT_TIMEOUT_S = flags.DEFINE_float(
     "import_timeout_s", 180.0, "Seconds one Python module may take to import.", lower_bound=1)
 SERVICE_TIMEOUT_S = flags.DEFINE_float(
@@ -45,7 +46,8 @@ def _load():
         path = cli_support.user_path(PROFILE.value)
         return runtime_profiles.parse_profile(path, expected_id=BENCHMARK.value), str(path)
     profile = runtime_profiles.load_profile(BENCHMARK.value)
-    return profile, f"benchmarks/{BENCHMARK.value}/{runtime_profiles.PROFILE_FILE}"
+    package = runtime_profiles.package_of(BENCHMARK.value)
+    return profile, f"benchmarks/{package}/{runtime_profiles.PROFILE_FILE}"
 
 
 def main(argv) -> int:
