@@ -159,14 +159,17 @@ IMPORTED = "imported from the official output files; worldeval recomputed nothin
 
 
 def assess_import(card: scorecard_pb2.Scorecard, facts: Facts, noun: str = "samples",
-                  per_sample: bool = True) -> scorecard_pb2.Verification:
+                  per_sample: bool = True, detail: str = IMPORTED
+                  ) -> scorecard_pb2.Verification:
     """The verification of an import of the official tool's files (card: metrics and
     coverage filled in): IMPORTED_NOT_RECOMPUTED, then the steps of `assess` in its order
     and by its rules, less those of a run worldeval made (shards, --max_side, backend
     trust: the official tool ran). `per_sample`: the files have per-sample rows; without
-    them coverage is unknown (a blocker) and per-metric coverage is not checked."""
+    them coverage is unknown (a blocker) and per-metric coverage is not checked. `detail`:
+    the first blocker's text, where an importer recomputes something from the files (a
+    score from a per-view table)."""
     cov = card.coverage
-    blockers = [card_lib.blocker(scorecard_pb2.IMPORTED_NOT_RECOMPUTED, IMPORTED)]
+    blockers = [card_lib.blocker(scorecard_pb2.IMPORTED_NOT_RECOMPUTED, detail)]
     blockers += _data_blockers(facts)
     if per_sample:
         blockers += _coverage_blockers(card, facts, noun, "row in the imported files")

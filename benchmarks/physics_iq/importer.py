@@ -197,7 +197,9 @@ def import_csv(path, model_name: str, descriptions=None) -> engine.Imported:
         notes.append("sample ids are {view}_{scenario}: the CSV does not hold the "
                      "{id}_ prefix of upstream's renamed files (--descriptions gives it); "
                      "the scenario names were not checked against descriptions.csv")
-    card.verification.CopyFrom(gate.assess_import(card, facts, "views"))
+    card.verification.CopyFrom(gate.assess_import(
+        card, facts, "views", detail="imported from the official metrics CSV; worldeval "
+        "recomputed only calculate_iq_score's arithmetic over it (no video was read)"))
     notes.extend(checks.notes())
     card.notes.extend(notes)
 

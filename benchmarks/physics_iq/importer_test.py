@@ -75,6 +75,7 @@ def test_without_descriptions_coverage_is_a_count_of_the_official_198():
                               scorecard_pb2.NOT_OFFICIAL_DATA,
                               scorecard_pb2.INCOMPLETE_COVERAGE]
     details = [b.detail for b in card.verification.blocking]
+    assert "recomputed only calculate_iq_score's arithmetic" in details[0]
     assert "has 9 views, not the official 198" in details[1]
     assert "9 of the official 198 views" in details[2]
 
