@@ -36,11 +36,11 @@ import dataclasses
 import hashlib
 import os
 import pathlib
-import urllib.request
 from typing import Optional, Tuple
 
 from metrics.checkpoints import lock
 from metrics.checkpoints import reachability
+from metrics.checkpoints import url_download
 
 OFFLINE_ENV = ("WORLDEVAL_OFFLINE", "HF_HUB_OFFLINE")
 
@@ -186,29 +186,8 @@ def _download(spec: CheckpointSpec, checkpoint_dir: Optional[str]) -> Tuple[path
     target_dir = pathlib.Path(checkpoint_dir or _torch_home_checkpoints())
     target_dir.mkdir(parents=True, exist_ok=True)
     target = target_dir / spec.filename
-    _download_url(spec.url, target, spec.sha256)
+    url_download.download(spec.url, target, spec.sha256)
     return target, spec.sha256
-
-
-def _download_url(url: str, target: pathlib.Path, sha256: str) -> None:
-    """torch.hub.download_url_to_file's contract, without torch (a weight-free runner's
-    release need not carry it): the file streamed to `<target>.partial` in the same folder,
-    its sha256 checked where one is pinned (RuntimeError, the partial file removed), then
-    renamed into place."""
-    partial = target.with_name(target.name + ".partial")
-    digest = hashlib.sha256()
-    request = urllib.request.Request(url, headers={"User-Agent": "worldeval"})
-    try:
-        with urllib.request.urlopen(request) as response, open(partial, "wb") as out:
-            while chunk := response.read(1 << 20):
-                out.write(chunk)
-                digest.update(chunk)
-        if sha256 and not digest.hexdigest().startswith(sha256):
-            raise RuntimeError(f'invalid hash value (expected "{sha256}", got '
-                               f'"{digest.hexdigest()}")')
-        os.replace(partial, target)
-    finally:
-        partial.unlink(missing_ok=True)
 
 
 def _source_url(spec: CheckpointSpec) -> str:

@@ -15,6 +15,7 @@ import pytest
 
 from metrics.checkpoints import reachability
 from metrics.checkpoints import resolver
+from metrics.checkpoints import url_download
 from metrics.testing import loopback
 
 FILE_SPEC = resolver.CheckpointSpec(
@@ -249,9 +250,9 @@ def test_a_url_download_checks_its_pinned_digest_and_leaves_no_partial_file(tmp_
     _write(served / "w.pth", data)
     target = tmp_path / "ckpt" / "w.pth"
     target.parent.mkdir()
-    resolver._download_url(f"{base}/w.pth", target, hashlib.sha256(data).hexdigest()[:8])
+    url_download.download(f"{base}/w.pth", target, hashlib.sha256(data).hexdigest()[:8])
     assert target.read_bytes() == data
     wrong = tmp_path / "ckpt" / "wrong.pth"
     with pytest.raises(RuntimeError, match="invalid hash value"):
-        resolver._download_url(f"{base}/w.pth", wrong, "0" * 64)
+        url_download.download(f"{base}/w.pth", wrong, "0" * 64)
     assert sorted(p.name for p in target.parent.iterdir()) == ["w.pth"]  # no partial
