@@ -39,6 +39,6 @@ def comparable(path: pathlib.Path):
         row = json.loads(line)
         row.pop("seconds", None)
         row["diagnostics"] = {k: v for k, v in row.get("diagnostics", {}).items()
-                              if not k.startswith(sample_loop.SECONDS)}
+                              if not k.startswith(sample_loop.MEASURED)}
         rows.append(row)
     return rows

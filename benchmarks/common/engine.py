@@ -24,6 +24,7 @@ A config is the benchmark's dataclass with `common` (flags.CommonConfig), `outpu
 
 import contextlib
 import dataclasses
+import json
 import pathlib
 import time
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence
@@ -242,7 +243,8 @@ def write_import(imported: Imported, output_dir, inputs: Dict[str, object]
 
 def _pass_notes(outcomes, noun: str) -> List[str]:
     """What each pass reused from an earlier run and what it recomputed ("resumed: ..." and
-    "recomputed ...: <ids>", the pass named in parentheses)."""
+    "recomputed ...: <ids>", the pass named in parentheses; the ids as a JSON list of
+    "split/id", since ids may hold ", " themselves: VBench's are prompts)."""
     notes = []
     for label, outcome in outcomes:
         if outcome.resumed:
@@ -250,10 +252,17 @@ def _pass_notes(outcomes, noun: str) -> List[str]:
                          "earlier run")
         if outcome.recomputed_changed:
             notes.append(f"{RECOMPUTED} {len(outcome.recomputed_changed)} {noun} ({label}) "
-                         "whose inputs changed since they were stored: "
-                         + ", ".join(outcome.recomputed_changed))
+                         + _CHANGED + json.dumps(list(outcome.recomputed_changed)))
     return notes
 
 
 RESUMED = "resumed"
 RECOMPUTED = "recomputed"
+_CHANGED = " whose inputs changed since they were stored: "
+
+
+def recomputed_keys(notes: Sequence[str]) -> frozenset:
+    """The (split, id) of every sample the "recomputed ..." notes name."""
+    return frozenset(tuple(item.split("/", 1)) for note in notes
+                     if note.startswith(RECOMPUTED) and _CHANGED in note
+                     for item in json.loads(note.split(_CHANGED, 1)[1]))

@@ -102,14 +102,18 @@ def benchmarks_dir() -> pathlib.Path:
 
 
 def package_of(benchmark_id: str) -> str:
-    """The package of a benchmark: its id with every "-" replaced by "_".
+    """The package of a benchmark: its id with every "-" and "." replaced by "_", and "_"
+    put before an id that starts with a digit ("vbench-2.0" -> "vbench_2_0",
+    "4dworldbench" -> "_4dworldbench").
 
     The folder benchmarks/<package>/, the Python module benchmarks.<package> and the Bazel
-    package //benchmarks/<package> (a hyphen is no Python identifier). The one place this
-    rule is declared (tools/catalog/catalog_lib.package_of is this function;
-    tools/catalog/repositories.bzl applies it in Starlark, where Python cannot run).
+    package //benchmarks/<package> (neither "-" nor "." nor a leading digit is a Python
+    identifier). The one place this rule is declared (tools/catalog/catalog_lib.package_of
+    is this function; tools/catalog/repositories.bzl applies it in Starlark, where Python
+    cannot run).
     """
-    return benchmark_id.replace("-", "_")
+    package = benchmark_id.replace("-", "_").replace(".", "_")
+    return "_" + package if package[:1].isdigit() else package
 
 
 def has_profile(benchmark_id: str) -> bool:

@@ -62,6 +62,10 @@ from benchmarks.common.sample_store import Key, SampleStore
 from proto import scorecard_pb2
 
 SECONDS = "seconds:"  # diagnostics key prefix: time spent per family
+PEAK_HOST_MIB = "peak_host_mib:"  # diagnostics key prefix: a step's peak RSS (peak_memory.py)
+PEAK_DEVICE_MIB = "peak_device_mib:"  # ... and its peak CUDA memory allocated
+# Prefixes of run-dependent measurements: every comparison of two runs sets them aside.
+MEASURED = (SECONDS, PEAK_HOST_MIB, PEAK_DEVICE_MIB)
 INTERNAL_ERROR = "internal_error"  # diagnostics key: "1" when the error is our bug
 NOT_COVERED = ("not computed (--stored_only): no shard's per_sample_scores.jsonl holds this "
                "sample under these settings (a missing shard, or its inputs changed since)")

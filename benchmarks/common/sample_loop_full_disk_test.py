@@ -142,7 +142,7 @@ def _untimed(samples):
     out = []
     for sample in samples:
         sample = scorecard_pb2.SampleScore.FromString(sample.SerializeToString())
-        for key in [k for k in sample.diagnostics if k.startswith(sample_loop.SECONDS)]:
+        for key in [k for k in sample.diagnostics if k.startswith(sample_loop.MEASURED)]:
             del sample.diagnostics[key]
         out.append(sample.SerializeToString(deterministic=True))
     return out

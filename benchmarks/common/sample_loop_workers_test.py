@@ -65,7 +65,7 @@ def _untimed(sample):
     row = scorecard_pb2.SampleScore()
     row.CopyFrom(sample)
     row.ClearField("seconds")
-    for key in [k for k in row.diagnostics if k.startswith(sample_loop.SECONDS)]:
+    for key in [k for k in row.diagnostics if k.startswith(sample_loop.MEASURED)]:
         del row.diagnostics[key]
     row.error = row.error.splitlines()[0] if row.error else ""
     return row.SerializeToString(deterministic=True)

@@ -14,6 +14,7 @@ import pytest
 
 from benchmarks.common import bad_import_values
 from benchmarks.common import bad_inputs
+from benchmarks.common import engine
 from benchmarks.common.errors import InputError
 from benchmarks.common.flags import CommonConfig
 from benchmarks.memobench import importer
@@ -83,9 +84,7 @@ def _invoke(tree: pathlib.Path, out: pathlib.Path, resume: bool) -> bad_inputs.R
         card = runner.run(config)
     except (InputError, FrameInputError) as e:  # what app_main turns into exit 2
         return bad_inputs.Run(2, f"error: {e}")
-    recomputed = frozenset(
-        tuple(item.split("/", 1)) for note in card.notes
-        if note.startswith(runner.RECOMPUTED_NOTE) for item in note.split(": ", 1)[1].split(", "))
+    recomputed = engine.recomputed_keys(card.notes)
     return bad_inputs.Run(1 if card.coverage.internal_error_sample_ids else 0, "", recomputed)
 
 

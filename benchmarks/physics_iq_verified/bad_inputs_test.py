@@ -43,9 +43,7 @@ def _invoke(tree: pathlib.Path, out: pathlib.Path, resume: bool) -> bad_inputs.R
         card = runner.run(config)
     except InputError as e:
         return bad_inputs.Run(2, f"error: {e}")
-    recomputed = frozenset(
-        tuple(item.split("/", 1)) for note in card.notes if note.startswith(engine.RECOMPUTED)
-        for item in note.split(": ", 1)[1].split(", "))
+    recomputed = engine.recomputed_keys(card.notes)
     return bad_inputs.Run(1 if card.coverage.internal_error_sample_ids else 0, "",
                           recomputed)
 

@@ -19,7 +19,6 @@ results/importer_test.py; they are not repeated here.
 import json
 import os
 import pathlib
-import re
 import shutil
 
 import pytest
@@ -59,17 +58,6 @@ def _build(tree: pathlib.Path) -> None:
     vbench_clips.write_sample(tree, frame_counts=(FRAMES,) * vbench_clips.VIDEOS_PER_PROMPT)
 
 
-def _recomputed(notes) -> frozenset:
-    """The samples engine's "recomputed N videos (VBench) whose inputs changed ...: <ids>"
-    note names. VBench's ids hold ", " themselves ("a textured wall, frozen in time-2.mp4"),
-    so the list is split before each "generated/", not at every ", "."""
-    out = set()
-    for note in notes:
-        if note.startswith(engine.RECOMPUTED):
-            for item in re.split(r", (?=generated/)", note.split(": ", 1)[1]):
-                out.add(tuple(item.split("/", 1)))
-    return frozenset(out)
-
 
 def _invoke(tree: pathlib.Path, out: pathlib.Path, resume: bool) -> bad_inputs.Run:
     """The runner on `tree` in vbench_standard with the tree's full_info.json; in
@@ -86,7 +74,7 @@ def _invoke(tree: pathlib.Path, out: pathlib.Path, resume: bool) -> bad_inputs.R
     except (InputError, FrameInputError) as e:  # what app_main turns into exit 2
         return bad_inputs.Run(2, f"error: {e}")
     return bad_inputs.Run(1 if card.coverage.internal_error_sample_ids else 0, "",
-                          _recomputed(card.notes))
+                          engine.recomputed_keys(card.notes))
 
 
 def _write(data: bytes):

@@ -55,6 +55,12 @@ def _seconds(samples, dim: str) -> float:
     return sum(float(s.diagnostics[key]) for s in samples if key in s.diagnostics)
 
 
+def _peak_bytes(samples, key: str) -> int:
+    """The largest peak (bytes) any sample recorded under diagnostics `key`; 0 for none."""
+    found = [float(s.diagnostics[key]) for s in samples if s.diagnostics.get(key)]
+    return int(round(max(found) * 2**20)) if found else 0
+
+
 def _dimension(spec, laid, chosen, by_name, prepared) -> tuple:
     """(MetricResult, DimensionResult or None) of one computed dimension."""
     dim = spec.id
@@ -74,6 +80,8 @@ def _dimension(spec, laid, chosen, by_name, prepared) -> tuple:
     result.available, result.unavailable_reason = True, ""
     result.value, result.sample_count = value, len(rows)
     result.seconds = round(_seconds(by_name.values(), dim), 3)
+    result.peak_host_bytes = _peak_bytes(by_name.values(), families_lib.PEAK_HOST_KEY + dim)
+    result.peak_device_bytes = _peak_bytes(by_name.values(), families_lib.PEAK_DEVICE_KEY + dim)
     result.expected_sample_count = len(expected)
     have = {name for name in laid.order.get(dim, ()) if name in by_name
             and not by_name[name].error and dim in by_name[name].metrics}

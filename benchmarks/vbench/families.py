@@ -4,7 +4,9 @@ flickering), each computing the dimensions of its table family on one video.
 A family's compute runs, for each of its dimensions that the video's prompt entries list,
 that dimension's `compute(video, model)` (benchmarks/vbench/dimensions/, motion/) and
 stores the value in the row (dimension.columns / diagnostics), with the dimension's time
-under diagnostics `seconds:vbench/<dimension>`. Models are benchmarks/common/model_recipe
+under diagnostics `seconds:vbench/<dimension>` and its peak memory (benchmarks/common/
+peak_memory.py: the process's RSS, and CUDA's allocated bytes when a model runs there)
+under `peak_host_mib:vbench/<dimension>` and `peak_device_mib:vbench/<dimension>`. Models are benchmarks/common/model_recipe
 recipes: loaded once per process where compute runs; the CLIP ViT-B/32 image tower is
 one recipe for background_consistency and appearance_style. `config.architectures`
 (tests only) swaps in tiny architectures for tiny checkpoint files.
@@ -18,6 +20,7 @@ from benchmarks.common import calibration
 from benchmarks.common import checkpoint_refs
 from benchmarks.common import family as family_lib
 from benchmarks.common import model_recipe
+from benchmarks.common import peak_memory
 from benchmarks.common import sample_loop
 from benchmarks.common import trust
 from benchmarks.vbench import checkpoints as ckpts
@@ -26,6 +29,8 @@ from benchmarks.vbench import metric_specs
 from proto import scorecard_pb2
 
 SECONDS_KEY = sample_loop.SECONDS + "vbench/"  # timings: set aside by every comparison
+PEAK_HOST_KEY = sample_loop.PEAK_HOST_MIB + "vbench/"  # peak memory per dimension, likewise
+PEAK_DEVICE_KEY = sample_loop.PEAK_DEVICE_MIB + "vbench/"
 _TINY_CHECKED = ("the official architecture loading the official file format; the "
                  "dimension's arithmetic is checked against a transcription of the official "
                  "code on tiny random weights (benchmarks/vbench/dimensions, motion); never "
@@ -47,10 +52,15 @@ def _family(name: str, dims: Sequence[str], fns: Dict[str, Callable], backend, r
             if dim not in ctx.item.dimensions:
                 continue
             start = time.perf_counter()
-            value = fns[dim](ctx.video(dim))
+            with peak_memory.Measure() as peak:
+                value = fns[dim](ctx.video(dim))
+            diagnostics[SECONDS_KEY + dim] = f"{time.perf_counter() - start:.4f}"
             columns.update(dimension.columns(dim, value))
             diagnostics.update(dimension.diagnostics(dim, value))
-            diagnostics[SECONDS_KEY + dim] = f"{time.perf_counter() - start:.4f}"
+            for key, measured in ((PEAK_HOST_KEY, peak.host_bytes),
+                                  (PEAK_DEVICE_KEY, peak.device_bytes)):
+                if measured is not None:
+                    diagnostics[key + dim] = peak_memory.mib(measured)
         return family_lib.FamilyResult(columns, diagnostics=diagnostics)
     return family_lib.FunctionFamily(name, tuple(dims), compute, backend, refs)
 

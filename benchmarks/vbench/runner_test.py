@@ -155,6 +155,18 @@ def test_every_computed_dimension_equals_its_function_aggregated_officially(expe
         assert result.sample_count == len(expected[dim]) == 5, dim
 
 
+def test_each_computed_dimension_reports_its_time_and_peak_memory(run):
+    """Issue #34 item 6: per-dimension time and peak memory in the scorecard (host RSS on
+    this CPU run; no CUDA, so no device figure)."""
+    for dim in metric_specs.COMPUTED:
+        result = run.metrics[dim]
+        assert result.seconds > 0, dim
+        assert 2**20 < result.peak_host_bytes < 64 * 2**30, (dim, result.peak_host_bytes)
+        assert result.peak_device_bytes == 0, dim
+    for dim in set(metric_specs.DIMENSIONS) - set(metric_specs.COMPUTED):
+        assert run.metrics[dim].peak_host_bytes == 0, dim
+
+
 def test_the_eval_results_file_lists_each_dimension_s_videos_in_suite_order(expected, run):
     written = json.loads((run.out / f"{NAME}_eval_results.json").read_text())
     assert list(written) == [d for d in metric_specs.DIMENSIONS if d in metric_specs.COMPUTED]

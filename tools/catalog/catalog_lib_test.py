@@ -161,7 +161,16 @@ def test_package_of_replaces_every_hyphen():
     assert catalog_lib.package_of("physics-iq") == "physics_iq"
     assert catalog_lib.package_of("physics-iq-verified") == "physics_iq_verified"
     assert catalog_lib.package_of("memobench") == "memobench"
+    assert catalog_lib.package_of("vbench-2.0") == "vbench_2_0"
+    assert catalog_lib.package_of("4dworldbench") == "_4dworldbench"
     assert catalog_lib.package_of is runtime_profiles.package_of  # one rule
+
+
+def test_every_catalog_id_gives_its_own_importable_package():
+    ids = [entry.id for entry in catalog_lib.load_catalog().benchmarks]
+    packages = [catalog_lib.package_of(i) for i in ids]
+    assert all(p.isidentifier() for p in packages), packages
+    assert len(set(packages)) == len(ids) == 42
 
 
 def test_runnable_ids_look_for_the_run_target_in_the_package():

@@ -12,8 +12,10 @@ rule here, as Starlark cannot call it).
 _PREFIX = "//benchmarks/"
 
 def _package_of(benchmark_id):
-    """tools/catalog/catalog_lib.py's package_of: the id with every "-" replaced by "_"."""
-    return benchmark_id.replace("-", "_")
+    """tools/catalog/catalog_lib.py's package_of: the id with every "-" and "." replaced by
+    "_", and "_" before a leading digit."""
+    package = benchmark_id.replace("-", "_").replace(".", "_")
+    return "_" + package if package[:1].isdigit() else package
 
 def _quoted(line):
     return line.split('"')[1] if '"' in line else ""

@@ -20,6 +20,7 @@ import pytest
 from absl import flags
 
 from benchmarks.common import outputs as outputs_lib
+from benchmarks.common import sample_loop
 from proto import scorecard_pb2
 from tools.merge import merge_lib
 
@@ -94,11 +95,12 @@ def sample_keys(out: pathlib.Path, name: str = outputs_lib.PER_SAMPLE) -> List[t
 
 
 def untimed_row(line: str) -> dict:
-    """A per-sample JSON line without its seconds (overall and per family)."""
+    """A per-sample JSON line without its measurements (seconds overall and per family,
+    peak memory: sample_loop.MEASURED)."""
     row = json.loads(line)
     row.pop("seconds", None)
     row["diagnostics"] = {k: v for k, v in row.get("diagnostics", {}).items()
-                          if not k.startswith("seconds:")}
+                          if not k.startswith(sample_loop.MEASURED)}
     return row
 
 
@@ -116,6 +118,8 @@ def card_text(card: scorecard_pb2.Scorecard, out: pathlib.Path,
     card.notes.extend(kept)
     for metric in card.metrics:
         metric.ClearField("seconds")
+        metric.ClearField("peak_host_bytes")
+        metric.ClearField("peak_device_bytes")
     return str(card).replace(str(out), "OUT")
 
 
