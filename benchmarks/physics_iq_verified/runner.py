@@ -32,12 +32,18 @@ from proto import scorecard_pb2
 BENCHMARK_ID, BENCHMARK_VERSION = metric_specs.BENCHMARK_ID, metric_specs.BENCHMARK_VERSION
 TRACK = "verified"
 # The Verified track's descriptions files at main@023e069 (same ids and scenarios as the
-# original's; the prompts differ) and the original's.
+# original's; the prompts differ) and the original's: the two shipped ones and the two
+# physiq/generate_descriptions.py writes for its other templates (byte-equal to ours,
+# //benchmarks/physics_iq_verified:prompts; testdata/prompts_official.json).
 OFFICIAL_DESCRIPTIONS = dict(original_card.OFFICIAL_DESCRIPTIONS, **{
     "66dbe342affda20d4abb76579a36d985cb7e221b5b6eae571069f50f155c37fc":
         "descriptions/descriptions_original.csv @ 023e069",
     "20ffd208acc0b0f50d4638d1da69218168e78336e96118244a53d0ae046729c8":
-        "descriptions/best_practice/descriptions_base.csv @ 023e069"})
+        "descriptions/best_practice/descriptions_base.csv @ 023e069",
+    "1b67b96d6918e8aa04f93d476f1aea4345922af9de06527dad19eedb079e692b":
+        "descriptions_pvideo.csv (physiq/generate_descriptions.py pvideo @ 023e069)",
+    "4f3afc672abbe9efe8b5f551fa6639565ce28bea9559103df1cd9f6732c11b4e":
+        "descriptions_sora2.csv (physiq/generate_descriptions.py sora2 @ 023e069)"})
 
 BACKEND = scorecard_pb2.Backend(
     name=metric_specs.BACKEND, official=True, digest_pinned=True,
