@@ -1,9 +1,11 @@
-"""Which executor runs the shared sample loop in this process: local (the default) or Ray.
+"""Which executor runs the shared sample loop in this process: local (the default), local
+worker processes or Ray.
 
 The loop (benchmarks/common/sample_loop.py) asks `current()` for the executor; None means
 the local loop. `flags.common_config()` installs the one the flags ask for
-(benchmarks/common/ray_executor.py for --executor=ray), so every runner gets it with no
-code of its own. `record()` is what the scorecard's RunInfo.flags records about it.
+(ray_executor.install, the one place that chooses: benchmarks/common/process_executor.py
+for --executor=processes, ray_executor.py for --executor=ray), so every runner gets it
+with no code of its own. `record()` is what the scorecard's RunInfo.flags records about it.
 
 An executor has `evaluate(todo, refs, load, score, label, emit, ahead=1, batch=None)`: it
 scores every item of `todo` (refs[i] is todo[i]'s SampleRef) and calls `emit(i, sample)`

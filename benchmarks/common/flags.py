@@ -51,9 +51,11 @@ STORED_ONLY = flags.DEFINE_boolean(
     "(what `worldeval merge` runs after combining the shards' stores).")
 
 EXECUTOR = flags.DEFINE_enum(
-    "executor", "local", ["local", "ray"], "Where the samples are scored: 'local' (this "
-    "process, one at a time) or 'ray' (one Ray actor per GPU or CPU slot; same outputs, "
-    "resumable across executors).")
+    "executor", "local", ["local", "processes", "ray"], "Where the samples are scored: "
+    "'local' (this process, one at a time), 'processes' (--num_workers local worker "
+    "processes, no Ray: for CPU-bound benchmarks on one machine; --device=auto is cpu "
+    "there) or 'ray' (one Ray actor per GPU or CPU slot). Same outputs, resumable across "
+    "executors.")
 RAY_ADDRESS = flags.DEFINE_string(
     "ray_address", "", "--executor=ray: the cluster to join, 'auto' (the running one) or "
     "host:port; empty starts a Ray on this machine.")
@@ -62,7 +64,9 @@ GPUS_PER_WORKER = flags.DEFINE_float(
     "GPU). Default: 1 when the Ray cluster has CUDA GPUs, else 0.", lower_bound=0)
 NUM_WORKERS = flags.DEFINE_integer(
     "num_workers", None, "--executor=ray: how many actors. Default: one per GPU (with "
-    "--gpus_per_worker > 0), else one per CPU of the cluster.", lower_bound=1)
+    "--gpus_per_worker > 0), else one per CPU of the cluster. --executor=processes: how "
+    "many worker processes. Default: one per CPU of this machine. Never more than a step "
+    "has samples.", lower_bound=1)
 MAX_SIDE = flags.DEFINE_integer(
     "max_side", None, "Shrink every decoded frame, as it is decoded, so that its longest "
     "side is at most this (INTER_AREA, never upscaled): bounds a long high-resolution "
@@ -82,8 +86,9 @@ SAMPLE_BATCH = flags.DEFINE_integer(
     "(tested within 1e-5); 1 (the default) calls the model for each sample alone.",
     lower_bound=1)
 MAX_SAMPLE_RETRIES = flags.DEFINE_integer(
-    "max_sample_retries", 2, "--executor=ray: how many times a sample whose actor died is "
-    "given to another one before it is recorded as an error row.", lower_bound=0)
+    "max_sample_retries", 2, "--executor=ray or processes: how many times a sample whose "
+    "worker died is given to another one before it is recorded as an error row.",
+    lower_bound=0)
 RAY_PLACEMENT_TIMEOUT = flags.DEFINE_float(
     "ray_placement_timeout_s", 600, "--executor=ray: how long to wait for the first actor "
     "to start (the cluster may have no free CPU or GPU of the kind each asks for) before "

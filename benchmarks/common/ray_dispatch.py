@@ -25,6 +25,7 @@ class Dispatch:
         self.ray, self.ex, self.start, self.todo, self.refs = ray, executor, start, todo, refs
         self.in_flight_limit = in_flight
         self.emit, self.label = emit, label
+        self.noun = getattr(executor, "worker_noun", "Ray worker")  # or "worker process"
         executor.actors = [start() for _ in range(workers)]
         self.queue = collections.deque(range(len(todo)))
         self.in_flight: Dict[object, tuple] = {}  # object ref -> (sample, actor, generation)
@@ -71,7 +72,7 @@ class Dispatch:
             self._submit()
             if not self.in_flight:  # every actor is dead: nothing can score the rest
                 for index in list(self.queue):
-                    self._fail(index, f"no Ray worker is left (each actor died {SLOT_DEATHS} "
+                    self._fail(index, f"no {self.noun} is left (each died {SLOT_DEATHS} "
                                       "times in a row without scoring a sample)")
                 self.queue.clear()
                 return
@@ -96,10 +97,10 @@ class Dispatch:
             if full is not None:  # the actor's disk is full: the run stops (exit 2)
                 ref = self.refs[index]
                 raise errors.DiskFull(full.errno, full.strerror, full.filename or (
-                    f"a file written on a Ray worker while scoring sample "
+                    f"a file written on a {self.noun} while scoring sample "
                     f"{ref.split}/{ref.sample_id}")) from e
             sample = sample_loop.error_sample(
-                self.refs[index], f"internal error on a Ray worker (a worldeval bug; please "
+                self.refs[index], f"internal error on a {self.noun} (a worldeval bug; please "
                 f"report it): {type(e).__name__}: {e}", internal=True)
         self.streak[actor] = 0
         if self.lost[index]:
@@ -120,12 +121,12 @@ class Dispatch:
         self.blamed[index] += int(alone)
         self.last_died_on[index] = actor
         first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
-        logging.warning("%s %s: its Ray worker died (%s; %d of at most %d tries alone): %s",
-                        self.label, self.refs[index].sample_id,
+        logging.warning("%s %s: its %s died (%s; %d of at most %d tries alone): %s",
+                        self.label, self.refs[index].sample_id, self.noun,
                         "alone" if alone else "with other samples on it", self.blamed[index],
                         self.ex.max_retries + 1, first_line)
         if self.blamed[index] > self.ex.max_retries:
-            self._fail(index, f"its Ray worker died {self.lost[index]} times while scoring it, "
+            self._fail(index, f"its {self.noun} died {self.lost[index]} times while scoring it, "
                               f"{self.blamed[index]} of them with no other sample on it "
                               f"(--max_sample_retries={self.ex.max_retries}); last: "
                               f"{type(error).__name__}: {first_line}")

@@ -46,10 +46,21 @@ WORKER_LOST = ray_dispatch.WORKER_LOST  # diagnostics key: how many actors died 
 
 
 def install(common) -> None:
-    """Installs the executor `common` (a flags.CommonConfig) asks for in this process."""
+    """Installs the executor `common` (a flags.CommonConfig) asks for in this process:
+    None (the local loop), Ray, or local worker processes (process_executor.py)."""
+    chosen = None
     if common.executor == "ray":
         check_device(common)
-    executor_lib.install(RayExecutor(common) if common.executor == "ray" else None)
+        chosen = RayExecutor(common)
+    elif common.executor == "processes":
+        # Imported here: only a --executor=processes run needs it (and cloudpickle).
+        try:
+            from benchmarks.common import process_executor  # pylint: disable=C0415
+        except ImportError as e:  # a binary built without //benchmarks/common:process_executor
+            raise InputError("--executor=processes", "benchmarks.common.process_executor "
+                             "and cloudpickle in this binary", str(e)) from e
+        chosen = process_executor.ProcessExecutor(common)
+    executor_lib.install(chosen)
 
 
 def _ray():

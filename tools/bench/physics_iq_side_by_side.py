@@ -3,12 +3,17 @@
     ./bazelw build //benchmarks/physics_iq:run
     ./bazelw run //tools/bench:physics_iq_side_by_side -- \
         --official_dir=/path/to/physics-IQ-benchmark/code --official_python=/path/venv/bin/python \
-        --width=1920 --height=1080 --tree_dir=/tmp/piq-bench-tree
+        --width=1920 --height=1080 --tree_dir=/tmp/piq-bench-tree \
+        --executors=local,processes,ray --num_workers=2 \
+        --generated_width=1280 --generated_height=720 --real_masks_present
 
 Issue 36 item 6. It writes the synthetic tree of tools/fixtures/physics_iq_tree.py at the
-given size (one model, "follows"; real and generated videos share the size: TreeSpec has
-no separate generated size), then runs, each from a cold start (no mask folder yet, so
-both sides make the real masks as upstream does when the folder is absent, spec §3.4):
+given size (one model, "follows"; its videos at --generated_width/height, default the
+real size), then runs, each from a cold start: no mask folder yet, so both sides make the
+real masks as upstream does when the folder is absent (spec §3.4); or, with
+--real_masks_present, what users have (the dataset ships the real masks): the real masks
+are made once, untimed, by the official pipeline (by our runner when no --official_dir
+is given) and kept in the tree, and each timed run makes only the generated masks:
   - the official pipeline: `{official_python} run_physics_iq.py --input_folders
     generated/follows --output_folder out --descriptions_file descriptions.csv` from the
     tree root (upstream reads ./physics-IQ-benchmark, spec §1). The scripts of
@@ -16,14 +21,18 @@ both sides make the real masks as upstream does when the folder is absent, spec 
     folder with one change: EXPECTED_NUM_VIDEOS (198, run_physics_iq.py:154) becomes the
     tree's count, since the tree has fewer views than the 198 of the dataset;
   - our runner (//benchmarks/physics_iq:run, or --runner) with --real_dir, --generated_dir,
-    --descriptions_file and a fresh --output_dir.
+    --descriptions_file and a fresh --output_dir, once per --executors entry ("ours-local",
+    "ours-processes", "ours-ray"; the last two with --num_workers when given).
 Each round runs both, the side that went first alternating. For each run: wall time,
 user+sys CPU and peak RSS (os.wait4 on the child: the largest of it and its reaped
-descendants), views per minute (views / wall). At the end: a table of medians, the ratio
-of views per minute, and whether the two results/follows.csv files are byte-identical.
+descendants; for --executor=processes the largest single process, not the sum of
+the workers), views per minute (views / wall). At the end: a table of medians, each
+side's views per minute over the official's, and whether each side's results/follows.csv
+is byte-identical to the official one (to the first side's without --official_dir).
 Not a test; never run in CI.
 """
 
+import multiprocessing
 import os
 import pathlib
 import re
@@ -33,6 +42,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+from concurrent import futures
 from typing import Dict, List
 
 from absl import app
@@ -52,8 +62,19 @@ _OFFICIAL_PYTHON = flags.DEFINE_string(
     "official_python", "python3", "The Python of a venv with upstream's requirements.")
 _RUNNER = flags.DEFINE_string("runner", None, "Our runner binary (default: "
                               "//benchmarks/physics_iq:run from this binary's runfiles).")
-_WIDTH = flags.DEFINE_integer("width", 1920, "Video width (real and generated).")
-_HEIGHT = flags.DEFINE_integer("height", 1080, "Video height (real and generated).")
+_WIDTH = flags.DEFINE_integer("width", 1920, "Real video width.")
+_HEIGHT = flags.DEFINE_integer("height", 1080, "Real video height.")
+_GEN_WIDTH = flags.DEFINE_integer("generated_width", None, "Generated video width "
+                                  "(default --width).", lower_bound=2)
+_GEN_HEIGHT = flags.DEFINE_integer("generated_height", None, "Generated video height "
+                                   "(default --height).", lower_bound=2)
+_REAL_MASKS = flags.DEFINE_boolean(
+    "real_masks_present", False, "Keep the real masks in the tree (made once, untimed), "
+    "as the dataset ships them: the timed runs make only the generated masks.")
+_EXECUTORS = flags.DEFINE_list("executors", ["local"], "Our runner's --executor values, "
+                               "one timed side each: local, processes, ray.")
+_NUM_WORKERS = flags.DEFINE_integer("num_workers", None, "Our runner's --num_workers for "
+                                    "the processes and ray sides.", lower_bound=1)
 _SCENARIOS = flags.DEFINE_integer(
     "scenarios", 3, "Scenarios in the tree (3 views each); beyond the fixture's 3 the same "
     "motions repeat under new names.", lower_bound=1, upper_bound=66)
@@ -98,17 +119,23 @@ def _scenarios(count: int):
 
 def make_tree(folder: pathlib.Path) -> physics_iq_tree.Tree:
     spec = physics_iq_tree.TreeSpec(width=_WIDTH.value, height=_HEIGHT.value,
-                                    scenarios=_scenarios(_SCENARIOS.value), models=(MODEL,))
+                                    scenarios=_scenarios(_SCENARIOS.value), models=(MODEL,),
+                                    generated_width=_GEN_WIDTH.value,
+                                    generated_height=_GEN_HEIGHT.value)
     descriptions = folder / "descriptions.csv"
     if descriptions.is_file():
-        print(f"reusing the tree at {folder} (at the size it was written with: --width, "
-              "--height and --scenarios are not checked against it)")
+        print(f"reusing the tree at {folder} (at the sizes it was written with: --width, "
+              "--height, --generated_* and --scenarios are not checked against it)")
         bench = folder / "physics-IQ-benchmark"
         return physics_iq_tree.Tree(folder, descriptions, bench,
                                     {MODEL: folder / "generated" / MODEL})
     start = time.perf_counter()
-    tree = physics_iq_tree.write_tree(folder, spec)
-    print(f"wrote the tree ({_WIDTH.value}x{_HEIGHT.value}, {spec.fps} FPS, {spec.frames} "
+    # In a child process: on Linux a child's peak RSS (what `timed` reports) starts from
+    # its parent's at fork, and writing a 1080p tree takes this process to ~1.9 GiB.
+    with futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as one:
+        tree = one.submit(physics_iq_tree.write_tree, folder, spec).result()
+    print(f"wrote the tree ({_WIDTH.value}x{_HEIGHT.value}, generated "
+          f"{'x'.join(map(str, spec.generated_size))}, {spec.fps} FPS, {spec.frames} "
           f"frames, {len(spec.scenarios)} scenarios) at {folder} in "
           f"{time.perf_counter() - start:.1f} s", flush=True)
     return tree
@@ -130,10 +157,27 @@ def official_scripts(source: pathlib.Path, dest: pathlib.Path, views: int) -> pa
     return dest / main.name
 
 
-def _cold(tree: physics_iq_tree.Tree) -> None:
-    """Removes what either side leaves in the tree, so the next run starts cold."""
-    shutil.rmtree(tree.benchmark / "video-masks", ignore_errors=True)
+def _cold(tree: physics_iq_tree.Tree, keep_real_masks: bool = False) -> None:
+    """Removes what either side leaves in the tree, so the next run starts cold (but for
+    the real masks, with `keep_real_masks`)."""
+    masks = tree.benchmark / "video-masks"
+    shutil.rmtree(masks / "generated" if keep_real_masks else masks, ignore_errors=True)
     shutil.rmtree(tree.root / "out", ignore_errors=True)
+
+
+def _make_real_masks(tree: physics_iq_tree.Tree, sides, scratch: pathlib.Path,
+                     env: Dict[str, str]) -> None:
+    """The real masks in the tree, made once by the first side (official when given)."""
+    real = tree.benchmark / "video-masks" / "real"
+    _cold(tree)
+    name, command = sides[0]
+    argv, out = command(scratch / "real-masks")
+    timed(name, argv, tree.root, env, scratch / "real-masks.log")
+    if name != "official":  # our runner writes the masks it made under its output_dir
+        shutil.copytree(out / "video-masks" / "real", real)
+    shutil.rmtree(out, ignore_errors=True)
+    count = len(list(real.rglob("*.mp4")))
+    print(f"real masks made untimed by {name}: {count} files in {real}", flush=True)
 
 
 def timed(name: str, argv: List[str], cwd: pathlib.Path, env: Dict[str, str],
@@ -168,9 +212,17 @@ def main(argv):
         sides.append(("official", lambda out: (
             [python, str(script), "--input_folders", f"generated/{MODEL}", "--output_folder",
              "out", "--descriptions_file", "descriptions.csv"], tree.root / "out")))
-    sides.append(("worldeval", lambda out: (
-        [runner, f"--real_dir={tree.benchmark}", f"--generated_dir={tree.generated[MODEL]}",
-         f"--descriptions_file={tree.descriptions}", f"--output_dir={out}"], out)))
+    for executor in _EXECUTORS.value:
+        extra = [f"--executor={executor}"]
+        if executor != "local" and _NUM_WORKERS.value:
+            extra.append(f"--num_workers={_NUM_WORKERS.value}")
+        sides.append((f"ours-{executor}", lambda out, extra=extra: (
+            [runner, f"--real_dir={tree.benchmark}",
+             f"--generated_dir={tree.generated[MODEL]}",
+             f"--descriptions_file={tree.descriptions}", f"--output_dir={out}", *extra],
+            out)))
+    if _REAL_MASKS.value:
+        _make_real_masks(tree, sides, scratch, env)
     for name, command in sides:
         print(f"{name + ':':<10}" + shlex.join(command(scratch / f"{name}-N")[0]))
     runs: Dict[str, List[Dict[str, float]]] = {name: [] for name, _ in sides}
@@ -179,7 +231,7 @@ def main(argv):
     for r in range(_ROUNDS.value):
         shift = r % len(sides)
         for name, command in sides[shift:] + sides[:shift]:
-            _cold(tree)
+            _cold(tree, _REAL_MASKS.value)
             argv, out = command(scratch / f"{name}-{r}")
             log = scratch / f"{name}-{r}.log"
             result = timed(name, argv, tree.root, env, log)
@@ -187,29 +239,28 @@ def main(argv):
             csv_path = out / "results" / f"{MODEL}.csv"
             if csv_path.is_file():
                 csvs.setdefault(name, csv_path.read_bytes())
-            print(f"round {r + 1}: {name:<8} {result['wall']:8.1f} s wall, "
+            print(f"round {r + 1}: {name:<15} {result['wall']:8.1f} s wall, "
                   f"{result['cpu']:8.1f} s CPU, peak RSS {result['rss']:7.0f} MiB "
                   f"(load {os.getloadavg()[0]:.2f})", flush=True)
             if _KEEP.value and out == tree.root / "out":
                 shutil.move(str(out), str(scratch / f"{name}-{r}"))
     _cold(tree)
-    print(f"\n{views} views ({_WIDTH.value}x{_HEIGHT.value}), {_ROUNDS.value} round(s), "
-          f"medians; load average after {os.getloadavg()}")
-    print(f"{'side':<10}{'wall s':>10}{'CPU s':>10}{'peak RSS MiB':>14}{'views/min':>11}")
+    generated = f"{_GEN_WIDTH.value or _WIDTH.value}x{_GEN_HEIGHT.value or _HEIGHT.value}"
+    print(f"\n{views} views (real {_WIDTH.value}x{_HEIGHT.value}, generated {generated}, "
+          f"real masks {'present' if _REAL_MASKS.value else 'made (cold)'}), "
+          f"{_ROUNDS.value} round(s), medians; load average after {os.getloadavg()}")
+    first = sides[0][0]
+    print(f"{'side':<16}{'wall s':>9}{'CPU s':>9}{'peak RSS MiB':>14}{'views/min':>11}"
+          f"{'vs ' + first:>16}  CSV = {first}'s")
     per_min = {}
     for name, results in runs.items():
         wall = statistics.median(x["wall"] for x in results)
         per_min[name] = 60.0 * views / wall
-        print(f"{name:<10}{wall:>10.1f}{statistics.median(x['cpu'] for x in results):>10.1f}"
-              f"{max(x['rss'] for x in results):>14.0f}{per_min[name]:>11.2f}")
-    if "official" in per_min:
-        print(f"speed-up (worldeval / official views per minute): "
-              f"{per_min['worldeval'] / per_min['official']:.2f}x")
-        if len(csvs) == 2:
-            same = csvs["official"] == csvs["worldeval"]
-            print(f"results/{MODEL}.csv byte-identical: {'yes' if same else 'NO'}")
-        else:
-            print(f"results/{MODEL}.csv missing on: {sorted(set(runs) - set(csvs))}")
+        same = ("missing" if name not in csvs or first not in csvs
+                else "yes" if csvs[name] == csvs[first] else "NO")
+        print(f"{name:<16}{wall:>9.1f}{statistics.median(x['cpu'] for x in results):>9.1f}"
+              f"{max(x['rss'] for x in results):>14.0f}{per_min[name]:>11.2f}"
+              f"{per_min[name] / per_min[first]:>15.2f}x  {same}")
     if _KEEP.value or _TREE.value:
         print(f"scratch: {scratch}")
     if not _KEEP.value:
