@@ -231,19 +231,15 @@ AESTHETIC_BACKEND = _backend(
 MUSIQ_BACKEND = _backend(
     "musiq_spaq", "metrics/iqa/musiq.py (worldeval's MUSIQ with pyiqa's parameter names, "
     "strict)", "the 'longer' preprocessing (int() sizes, bilinear without antialias)",
-    "The network against pyiqa 0.1.16 on full-size random weights (metrics/iqa/musiq_test.py); "
-    "no parity.csv row for VBench's path")
+    parity=calibration.parity("musiq_spaq"))
 AMT_BACKEND = _backend(
     "amt_s", "metrics/frame_interpolation/amt.py (our AMT-S, official keys)",
     "scale 1 on every device (upstream's CUDA memory rule never applies: spec §5.2)",
-    "The official vbench motion_smoothness on seeded full-size random AMT-S weights: equal "
-    "(benchmarks/vbench/motion/official_models_test.py, recomputed in CI); no parity.csv row yet")
+    parity=calibration.parity("amt_s"))
 RAFT_BACKEND = _backend(
     "raft_things", "metrics/flow/raft_things.py (torchvision raft_large, official keys)",
     "20 iterations on InputPadder-padded frames at native size, every round(fps/8)-th frame",
-    "The official vbench dynamic_degree on seeded full-size random RAFT weights: pair scores "
-    "within 1e-5 (benchmarks/vbench/motion/official_models_test.py, recomputed in CI); no "
-    "parity.csv row yet")
+    parity=calibration.parity("raft_things"))
 VICLIP_BACKEND = _backend(
     "viclip_internvid_10m_flt", "metrics/viclip/model.py (own ViCLIP-L/14, official keys, "
     "strict) + metrics/viclip/tokenizer.py", "8 middle frames, 32-token context",

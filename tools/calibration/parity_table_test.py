@@ -187,3 +187,15 @@ def test_a_parity_test_fails_on_an_element_past_its_bound_and_on_drift_from_zero
     moved = dataclasses.replace(rows[0], max_rel_diff=rel, max_abs_diff=rel)
     with pytest.raises(AssertionError, match="stale"):
         parity_check.assert_rows([moved] + rows[1:])
+
+
+def test_a_measured_figure_bounds_drift_from_a_committed_difference_too(monkeypatch):
+    """A row with a measured cross-CPU figure may move past the factor of 10 within
+    FROM_ZERO_MARGIN times that figure (ViCLIP's score), not beyond; others may not."""
+    committed = _row(max_abs_diff=1.5e-8, max_rel_diff=1.5e-7)
+    moved = _row(max_abs_diff=2.1e-7, max_rel_diff=2.1e-6)  # 14x
+    assert len(parity_table.drift([moved], [committed])) == 2
+    monkeypatch.setitem(parity_table.FROM_ZERO_MEASURED, ("b", "score"), (2.2e-6, "a test"))
+    assert parity_table.drift([moved], [committed]) == []
+    further = _row(max_abs_diff=5e-7, max_rel_diff=5e-6)
+    assert len(parity_table.drift([further], [committed])) == 2

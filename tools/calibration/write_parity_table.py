@@ -35,6 +35,9 @@ from tools.calibration import sam_v1_parity
 from tools.calibration import sea_raft_parity
 from tools.calibration import vbench_clip_parity
 from tools.calibration import vbench_dino_parity
+from tools.calibration import vbench_motion_parity
+from tools.calibration import vbench_musiq_parity
+from tools.calibration import vbench_umt_parity
 from tools.calibration import videomae_parity
 from tools.calibration import vfimamba_parity
 from tools.calibration import viclip_parity
@@ -50,7 +53,8 @@ RUNS = (lpips_parity.run, clip_parity.run_aesthetic, clip_parity.run_b32, raft_p
         mapanything_parity.run, sea_raft_parity.run, ois_parity.run, gram_parity.run,
         clip_score_parity.run, vfimamba_parity.run, sam2_motion_parity.run, viclip_parity.run,
         cotracker2_parity.run, vbench_clip_parity.run_b32, vbench_clip_parity.run_aesthetic,
-        vbench_dino_parity.run)
+        vbench_dino_parity.run, vbench_motion_parity.run_raft, vbench_motion_parity.run_amt,
+        vbench_musiq_parity.run, vbench_umt_parity.run)
 
 
 def all_rows():

@@ -31,7 +31,7 @@ torchvision's RAFT refuses such frames, so here it is a ValueError.
 """
 
 import math
-from typing import Sequence, Tuple
+from typing import Iterable, Iterator, Optional, Tuple
 
 import numpy as np
 import torch
@@ -67,15 +67,32 @@ def thresholds(height: int, width: int, kept: int) -> Tuple[float, int]:
     return 6.0 * (min(height, width) / 256.0), round(4 * (kept / 16.0))
 
 
-def moves(scores: Sequence[float], thres: float, count_num: int) -> bool:
-    """The decision walk over the pair scores in order (see module docstring)."""
+def moves(scores: Iterable[float], thres: float, count_num: int,
+          pairs: Optional[int] = None) -> bool:
+    """The decision walk over the pair scores in order (see module docstring).
+
+    `scores` may be lazy: the walk stops at the first pair that decides, as check_move
+    does, so the later pairs are never scored. With `pairs` (how many scores there are)
+    it also stops once the pairs left cannot reach count_num: that answer is False
+    whatever they score, so the decision is check_move's on every video."""
+    if pairs is not None and count_num <= 0:
+        return pairs > 0  # check_move answers at its first pair, whatever it scores
     count = 0
-    for value in scores:
+    for done, value in enumerate(scores):
         if value > thres:
             count += 1
         if count >= count_num:
             return True
+        if pairs is not None and count + (pairs - done - 1) < count_num:
+            return False
     return False
+
+
+def lazy_pair_scores(rgb: np.ndarray, model: torch.nn.Module) -> Iterator[float]:
+    """pair_scores one pair at a time, each scored only when the walk asks for it (the
+    same score per pair: pair_top_speeds runs one pair per forward)."""
+    for i in range(len(rgb) - 1):
+        yield pair_scores(rgb[i:i + 2], model)[0]
 
 
 def check_raft_size(height: int, width: int) -> None:
@@ -107,4 +124,7 @@ def compute(video: dimension.Video, model: torch.nn.Module) -> dimension.Value:
     height, width = kept.shape[1:3]
     check_raft_size(height, width)
     thres, count_num = thresholds(height, width, len(kept))
-    return dimension.Value(video_results=float(moves(pair_scores(kept, model), thres, count_num)))
+    # Upstream scores every pair, then walks them; the walk decides at its first deciding
+    # pair, so only the pairs up to it are scored here (1-15 of 15 on a 16-frame video).
+    decided = moves(lazy_pair_scores(kept, model), thres, count_num, pairs=len(kept) - 1)
+    return dimension.Value(video_results=float(decided))

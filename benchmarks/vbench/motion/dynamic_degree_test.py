@@ -126,3 +126,29 @@ def test_frames_raft_cannot_score_are_an_error(height, width, ok):
                                 path=pathlib.Path("small.mp4"))
         with pytest.raises(ValueError, match="RAFT needs 128"):
             dynamic_degree.compute(video, None)
+
+
+def test_the_lazy_walk_decides_as_check_move_and_scores_only_what_it_needs():
+    """Every list of 0-15 scores and count_num 0-5: the early-stopping walk (with the
+    pair count) gives check_move's answer over the full list, and stops at the deciding
+    pair: a pair after it is never scored."""
+    rng = np.random.default_rng(0)
+    for _ in range(3000):
+        scores = list(rng.choice([1.0, 9.0], size=int(rng.integers(0, 16))))
+        count_num = int(rng.integers(0, 6))
+        full = dynamic_degree.moves(scores, 5.0, count_num)  # the official walk, all scored
+        asked = []
+
+        def lazy():
+            for value in scores:
+                asked.append(value)
+                yield value
+
+        assert dynamic_degree.moves(lazy(), 5.0, count_num, pairs=len(scores)) == full
+        hits = [i for i, v in enumerate(scores) if v > 5.0]
+        if full and count_num == 0:
+            assert not asked  # decided by the pair count alone: no RAFT call
+        elif full:
+            assert len(asked) == hits[count_num - 1] + 1
+        else:
+            assert len(asked) <= len(scores)

@@ -13,8 +13,8 @@ Parity (//tools/calibration:cotracker2_parity_test, recomputed in CI): seeded RA
 the official format and read by this loader; this package's track histories, visibility
 probabilities and flags on a seeded 14-frame 96x128 video (grid_size=10, the official
 chunking) against the stored outputs of co-tracker's own CoTracker2 +
-CoTrackerOnlinePredictor at commit 82e02e8 (testdata/calibration.json; max |difference|
-0.0 when recorded). The real `cotracker2.pth` has not been run here.
+CoTrackerOnlinePredictor at commit 82e02e8 (tools/calibration/cotracker2_official.json;
+testdata/calibration.json is the older record on weights whose tracks depend on the CPU). The real `cotracker2.pth` has not been run here.
 """
 
 import os

@@ -24,7 +24,7 @@ current window), step by step:
    window start; the history first grows by min(S/2, T - S/2) frames. Returned: the
    whole history and the sigmoid of its logits.
 
-Parity (//tools/calibration:cotracker2_parity_test, recomputed in CI against testdata/calibration.json): on
+Parity (//tools/calibration:cotracker2_parity_test, recomputed in CI against tools/calibration/cotracker2_official.json, a record on seeded weights whose refinements settle): on
 seeded random full-size weights, a seeded 14-frame 96x128 video, grid 10 and the 8-frame
 window's online chunking, this module's tracks, visibility probabilities and flags in
 every call equal the stored outputs of co-tracker @ 82e02e8 (max |difference| 0.0 when
