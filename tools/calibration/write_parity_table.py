@@ -37,6 +37,7 @@ from tools.calibration import vbench_clip_parity
 from tools.calibration import vbench_dino_parity
 from tools.calibration import vbench_motion_parity
 from tools.calibration import vbench_musiq_parity
+from tools.calibration import vbench_tag2text_parity
 from tools.calibration import vbench_umt_parity
 from tools.calibration import videomae_parity
 from tools.calibration import vfimamba_parity
@@ -54,7 +55,7 @@ RUNS = (lpips_parity.run, clip_parity.run_aesthetic, clip_parity.run_b32, raft_p
         clip_score_parity.run, vfimamba_parity.run, sam2_motion_parity.run, viclip_parity.run,
         cotracker2_parity.run, vbench_clip_parity.run_b32, vbench_clip_parity.run_aesthetic,
         vbench_dino_parity.run, vbench_motion_parity.run_raft, vbench_motion_parity.run_amt,
-        vbench_musiq_parity.run, vbench_umt_parity.run)
+        vbench_musiq_parity.run, vbench_umt_parity.run, vbench_tag2text_parity.run)
 
 
 def all_rows():
