@@ -25,7 +25,6 @@ and `returned` record what it computed without changing it:
 import contextlib
 import functools
 import hashlib
-import json
 import pathlib
 import tempfile
 from typing import Dict, List, Tuple
@@ -33,7 +32,6 @@ from typing import Dict, List, Tuple
 import numpy as np
 import torch
 
-from benchmarks.common import paths
 from benchmarks.vbench import dimension
 from benchmarks.vbench import metric_specs
 from benchmarks.vbench.motion import dynamic_degree
@@ -66,15 +64,11 @@ AMT_REFERENCE = _RUN.format(what="motion_smoothness.MotionSmoothness(cfgs/AMT-S.
 
 
 def provenance() -> dict:
-    data = json.loads(paths.runfile(JSON).read_text(encoding="utf-8"))
-    if record.VBENCH_COMMIT not in data["upstream"]["vbench"]:
-        raise ValueError(f"{JSON} is of {data['upstream']['vbench']}, not {record.VBENCH_COMMIT}")
-    return data
+    return record.provenance(JSON)
 
 
 def arrays() -> Dict[str, np.ndarray]:
-    with np.load(paths.runfile(NPZ)) as data:
-        return {k: data[k] for k in data.files}
+    return record.arrays(NPZ)
 
 
 @functools.lru_cache(maxsize=1)

@@ -22,7 +22,6 @@ vbench_motion_parity.returned record without changing it:
 
 import functools
 import hashlib
-import json
 import pathlib
 import tempfile
 from typing import Dict, List
@@ -30,7 +29,6 @@ from typing import Dict, List
 import numpy as np
 import torch
 
-from benchmarks.common import paths
 from benchmarks.vbench import metric_specs
 from benchmarks.vbench.dimensions import imaging_quality
 from metrics.iqa import musiq
@@ -54,15 +52,11 @@ REFERENCE = ("Vchitect/VBench @45e79ec (vbench 0.1.5) imaging_quality.technical_
 
 
 def provenance() -> dict:
-    data = json.loads(paths.runfile(JSON).read_text(encoding="utf-8"))
-    if record.VBENCH_COMMIT not in data["upstream"]["vbench"]:
-        raise ValueError(f"{JSON} is of {data['upstream']['vbench']}, not {record.VBENCH_COMMIT}")
-    return data
+    return record.provenance(JSON)
 
 
 def arrays() -> Dict[str, np.ndarray]:
-    with np.load(paths.runfile(NPZ)) as data:
-        return {k: data[k] for k in data.files}
+    return record.arrays(NPZ)
 
 
 def clips() -> List[np.ndarray]:

@@ -30,16 +30,17 @@ VBENCH_COMMIT = "45e79ec14e69a2187202c675d2dbce1a71843d53"
 FPS = 8.0
 
 
-def provenance() -> dict:
-    """The JSON record (upstream commits checked)."""
-    record = json.loads(paths.runfile(JSON).read_text(encoding="utf-8"))
+def provenance(path: str = JSON) -> dict:
+    """A VBench record's JSON (this module's by default), its upstream commit checked."""
+    record = json.loads(paths.runfile(path).read_text(encoding="utf-8"))
     if VBENCH_COMMIT not in record["upstream"]["vbench"]:
-        raise ValueError(f"{JSON} is of {record['upstream']['vbench']}, not {VBENCH_COMMIT}")
+        raise ValueError(f"{path} is of {record['upstream']['vbench']}, not {VBENCH_COMMIT}")
     return record
 
 
-def arrays() -> Dict[str, np.ndarray]:
-    with np.load(paths.runfile(NPZ)) as data:
+def arrays(path: str = NPZ) -> Dict[str, np.ndarray]:
+    """A VBench record's npz (this module's by default), every array loaded."""
+    with np.load(paths.runfile(path)) as data:
         return {k: data[k] for k in data.files}
 
 
