@@ -50,7 +50,9 @@ STAT_SEED = 1234
 STAT_VALUES = 64
 
 
-def _decord_stand_in(videos):
+def decord_stand_in(videos):
+    """Installs a `decord` whose VideoReader hands back `videos[path]` (also used by
+    vbench_motion_musiq.py)."""
     class VideoReader:  # pylint: disable=too-few-public-methods
         def __init__(self, path, num_threads=1, **_):
             del num_threads
@@ -120,7 +122,7 @@ def main(vbench_src, clip_src, dino_src, work, out_prefix):
     aesthetic_path = "/videos/aesthetic.mp4"
     videos = dict(zip(paths, clips))
     videos[aesthetic_path] = clips[AESTHETIC_VIDEO][:AESTHETIC_FRAMES]
-    _decord_stand_in(videos)
+    decord_stand_in(videos)
 
     import clip
     from vbench import aesthetic_quality, appearance_style, background_consistency

@@ -80,20 +80,8 @@ PYIQA = "pyiqa 0.1.16 (PyPI wheel): pyiqa/archs/musiq_arch.py"
 
 def _stubs(site: str, videos: dict) -> None:
     """decord (videos by path) and pyiqa's package roots without their __init__ files."""
-    class VideoReader:  # pylint: disable=too-few-public-methods
-        def __init__(self, path, num_threads=1, **_):
-            del num_threads
-            self.frames = videos[path]
-
-        def __len__(self):
-            return len(self.frames)
-
-        def get_batch(self, indices):
-            return types.SimpleNamespace(asnumpy=lambda: self.frames[list(indices)].copy())
-    decord = types.ModuleType("decord")
-    decord.VideoReader, decord.cpu = VideoReader, (lambda *a, **k: None)
-    decord.bridge = types.SimpleNamespace(set_bridge=lambda *_: None)
-    sys.modules["decord"] = decord
+    from tools.calibration.official_runs import vbench_clip_dino  # noqa: E402  (repo on sys.path)
+    vbench_clip_dino.decord_stand_in(videos)
     for name in ("pyiqa", "pyiqa.utils", "pyiqa.archs", "pyiqa.data"):
         module = types.ModuleType(name)
         module.__path__ = [os.path.join(site, *name.split("."))]
